@@ -1,0 +1,56 @@
+import type { Product } from '@awhh/machines';
+
+/** A coupon as the catalog keeps it (WooCommerce semantics; amounts in euros or percent). */
+export interface CatalogCoupon {
+  code: string;
+  /** "percent"; anything else is a fixed amount (SPEC §3). */
+  discountType: string;
+  amount: number;
+  expiresAt: string | null;
+  usageLimit: number | null;
+  usageCount: number;
+  minimumAmount: number | null;
+}
+
+export interface CatalogPost {
+  id: number;
+  slug: string;
+  title: string;
+  /** Raw HTML from the CMS; sanitised before it leaves the API. */
+  excerptHtml: string;
+  contentHtml: string;
+  publishedAt: string;
+  image: { src: string; alt?: string } | null;
+  author: string | null;
+}
+
+/** A paid order handed to the catalog (WooCommerce order with set_paid). */
+export interface OrderHandOff {
+  reference: string;
+  email: string | null;
+  lines: {
+    productId: number;
+    variationId?: number;
+    name: string;
+    quantity: number;
+    unitAmount: number;
+  }[];
+  couponCode: string | null;
+  /** Integer cents. */
+  total: number;
+  currency: string;
+  paymentReference: string;
+}
+
+/** Catalog port: products, coupons, posts and the order hand-off. Adapters do the I/O. */
+export abstract class CatalogPort {
+  /** Every published product, shaped as the feed of SPEC §7 (prices as numbers). */
+  abstract listProducts(): Promise<Product[]>;
+  /** The coupon with this code (case-insensitive), or null. */
+  abstract findCoupon(code: string): Promise<CatalogCoupon | null>;
+  abstract listPosts(): Promise<CatalogPost[]>;
+  /** Idempotent by `order.reference`; returns the catalog's order id. */
+  abstract createOrder(order: OrderHandOff): Promise<{ id: string }>;
+  /** Adapter name for readiness reports ("woocommerce" or "demo"). */
+  abstract readonly name: string;
+}

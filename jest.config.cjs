@@ -1,0 +1,58 @@
+// One runner for the unit and API tests of every workspace; the browser suite lives in tests/.
+const swc = (extra = {}) => [
+  '@swc/jest',
+  {
+    jsc: {
+      target: 'es2022',
+      parser: { syntax: 'typescript', tsx: true, decorators: true },
+      transform: {
+        legacyDecorator: true,
+        // Without metadata Nest's dependency injection silently injects undefined.
+        decoratorMetadata: true,
+        react: { runtime: 'automatic' },
+      },
+      ...extra,
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const jsSuffix = { '^(\\.{1,2}/.*)\\.js$': '$1' };
+const machines = { '^@awhh/machines$': '<rootDir>/../machines/src/index.ts' };
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'machines',
+      rootDir: '<rootDir>/machines',
+      testEnvironment: 'node',
+      transform: { '^.+\\.(t|j)sx?$': swc() },
+      moduleNameMapper: { ...jsSuffix },
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts'],
+    },
+    {
+      displayName: 'backend',
+      rootDir: '<rootDir>/backend',
+      testEnvironment: 'node',
+      transform: { '^.+\\.(t|j|mj)sx?$': swc() },
+      transformIgnorePatterns: ['/node_modules/(?!(@nestjs|kysely)/)'],
+      moduleNameMapper: { ...machines, ...jsSuffix },
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
+    },
+    {
+      displayName: 'frontend',
+      rootDir: '<rootDir>/frontend',
+      testEnvironment: 'jsdom',
+      transform: { '^.+\\.(t|j)sx?$': swc() },
+      moduleNameMapper: {
+        ...machines,
+        '^@/config/env$': '<rootDir>/src/config/env.jest.ts',
+        '^@/(.*)$': '<rootDir>/src/$1',
+        '\\.(css|svg|png|jpg|webp|woff2?)$': '<rootDir>/test/file-stub.cjs',
+        ...jsSuffix,
+      },
+      setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
+      testMatch: ['<rootDir>/src/**/*.spec.{ts,tsx}', '<rootDir>/test/**/*.spec.{ts,tsx}'],
+    },
+  ],
+};

@@ -1,0 +1,98 @@
+import type { CartItem, Coupon } from '../schemas/wire.schemas.js';
+
+/** A line may never hold more than this many units (the server enforces it too). */
+export const MAX_LINE_QUANTITY = 99;
+export const DEFAULT_CURRENCY = 'eur';
+export const DEFAULT_PAYMENT_METHOD = 'card';
+
+/** SPEC §3: a price that is not numeric counts as 0. Numeric strings ("12.50") are numeric. */
+export function normalizePrice(value: unknown): number {
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value.trim() !== ''
+        ? Number(value.trim())
+        : Number.NaN;
+  // A negative unit price cannot be charged; it is as meaningless as a non-numeric one.
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+/**
+ * SPEC §3: quantity is a whole number, default 1. Anything not numeric gives the default;
+ * fractions are cut to whole units; the result may be 0 or negative (callers decide).
+ */
+export function normalizeQuantity(value: unknown, fallback = 1): number {
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value.trim() !== ''
+        ? Number(value.trim())
+        : Number.NaN;
+  if (!Number.isFinite(n)) return fallback;
+  return Math.min(Math.trunc(n), MAX_LINE_QUANTITY);
+}
+
+/** Euros to integer cents; money is computed in cents so that 0.1 + 0.2 stays 0.30. */
+export function toCents(euros: number): number {
+  return Math.round(normalizePrice(euros) * 100);
+}
+
+export function fromCents(cents: number): number {
+  return cents / 100;
+}
+
+/** SPEC §9: subtotal = sum of price × quantity over all lines. */
+export function subtotalCents(items: readonly Pick<CartItem, 'price' | 'quantity'>[]): number {
+  return items.reduce((sum, item) => sum + toCents(item.price) * item.quantity, 0);
+}
+
+export function isPercentCoupon(coupon: Pick<Coupon, 'discountType'>): boolean {
+  return coupon.discountType === 'percent';
+}
+
+/**
+ * SPEC §9: a percent coupon takes subtotal × discount / 100; any other type is a fixed
+ * amount in euros. The discount never exceeds the subtotal (DESIGN: total clamped at 0).
+ */
+export function discountCents(subtotal: number, coupon: Coupon | null | undefined): number {
+  if (!coupon) return 0;
+  const raw = normalizePrice(coupon.discount);
+  const cents = isPercentCoupon(coupon)
+    ? Math.round((subtotal * Math.min(raw, 100)) / 100)
+    : Math.round(raw * 100);
+  return Math.min(cents, Math.max(subtotal, 0));
+}
+
+export interface CartTotals {
+  subtotal: number;
+  discount: number;
+  total: number;
+  itemCount: number;
+}
+
+/** All figures in cents. SPEC §9 total = subtotal − discount; DESIGN clamps it at 0. */
+export function cartTotals(
+  items: readonly Pick<CartItem, 'price' | 'quantity'>[],
+  coupon: Coupon | null | undefined,
+): CartTotals {
+  const subtotal = subtotalCents(items);
+  const discount = discountCents(subtotal, coupon);
+  return {
+    subtotal,
+    discount,
+    total: Math.max(0, subtotal - discount),
+    itemCount: items.reduce((n, item) => n + item.quantity, 0),
+  };
+}
+
+const euro = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' });
+
+/** "12,50 €" (de-DE, EUR) from integer cents. */
+export function formatCents(cents: number): string {
+  return euro.format(cents / 100);
+}
+
+/** "12,50 €" from a euro amount as the cart stores it. */
+export function formatEuro(euros: number): string {
+  return formatCents(toCents(euros));
+}

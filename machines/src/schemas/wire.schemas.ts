@@ -1,0 +1,189 @@
+import { z } from 'zod';
+
+/** Everything that crosses the wire between browser and API, validated on both sides. */
+
+const money = z.number().finite().nonnegative();
+const slug = z.string().trim().min(1).max(200);
+
+export const cartItemSchema = z.object({
+  id: z.string().min(1).max(100),
+  name: z.string().min(1).max(300),
+  price: z.number(),
+  quantity: z.number().int().min(1),
+  image: z.string().max(2000).optional(),
+  currency: z.string().max(10).optional(),
+  productId: z.number().int().positive().optional(),
+  variationId: z.number().int().positive().optional(),
+});
+export type CartItem = z.infer<typeof cartItemSchema>;
+
+export const couponSchema = z.object({
+  code: z.string().max(100).optional(),
+  discountType: z.string(),
+  discount: z.number(),
+});
+export type Coupon = z.infer<typeof couponSchema>;
+
+/** WooCommerce meta values are messy: strings, numbers, arrays or objects. */
+export const metaDataSchema = z.object({
+  id: z.number().optional(),
+  key: z.string(),
+  value: z.unknown(),
+});
+export type MetaData = z.infer<typeof metaDataSchema>;
+
+export const productImageSchema = z.object({
+  src: z.string(),
+  alt: z.string().optional(),
+});
+
+/** The product feed of SPEC §7 plus the fields the site shows. */
+export const productSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  slug: z.unknown(),
+  date_created: z.string().nullable().optional(),
+  date_modified: z.string().nullable().optional(),
+  meta_data: z.array(metaDataSchema).default([]),
+  price: money.optional(),
+  regular_price: money.optional(),
+  sale_price: money.nullable().optional(),
+  on_sale: z.boolean().optional(),
+  images: z.array(productImageSchema).default([]),
+  stock_status: z.enum(['instock', 'outofstock', 'onbackorder']).optional(),
+  stock_quantity: z.number().int().nullable().optional(),
+  short_description: z.string().optional(),
+  categories: z.array(z.object({ slug: z.string(), name: z.string() })).default([]),
+  kind: z.enum(['event', 'product']).optional(),
+});
+export type Product = z.infer<typeof productSchema>;
+export const productFeedSchema = z.array(productSchema);
+
+export const availabilitySchema = z.enum(['available', 'few_left', 'sold_out']);
+export type Availability = z.infer<typeof availabilitySchema>;
+
+export const eventSummarySchema = z.object({
+  id: z.number().int(),
+  slug,
+  name: z.string(),
+  startsAt: z.string().nullable(),
+  venue: z.string().nullable(),
+  image: productImageSchema.nullable(),
+  price: money,
+  currency: z.string(),
+  availability: availabilitySchema,
+  available: z.number().int().nullable(),
+  shortDescription: z.string(),
+  past: z.boolean(),
+});
+export type EventSummary = z.infer<typeof eventSummarySchema>;
+
+export const eventDetailSchema = eventSummarySchema.extend({
+  descriptionHtml: z.string(),
+});
+export type EventDetail = z.infer<typeof eventDetailSchema>;
+
+export const blogPostSummarySchema = z.object({
+  slug,
+  title: z.string(),
+  excerpt: z.string(),
+  publishedAt: z.string(),
+  image: productImageSchema.nullable(),
+  author: z.string().nullable(),
+});
+export type BlogPostSummary = z.infer<typeof blogPostSummarySchema>;
+
+export const blogPostSchema = blogPostSummarySchema.extend({ contentHtml: z.string() });
+export type BlogPost = z.infer<typeof blogPostSchema>;
+
+/** SPEC §3 checkout line item plus productId/variationId (DESIGN). amount = unit price in euros. */
+export const checkoutLineItemSchema = z.object({
+  name: z.string().min(1).max(300),
+  amount: money,
+  quantity: z.number().int().min(1).max(99),
+  currency: z.string().min(3).max(3).default('eur'),
+  images: z.array(z.string().max(2000)).max(8).default([]),
+  productId: z.number().int().positive(),
+  variationId: z.number().int().positive().optional(),
+});
+export type CheckoutLineItem = z.infer<typeof checkoutLineItemSchema>;
+
+export const checkoutRequestSchema = z.object({
+  line_items: z.array(checkoutLineItemSchema).min(1).max(50),
+  success_url: z.string().url().max(2000),
+  cancel_url: z.string().url().max(2000),
+  payment_method: z.string().min(1).max(40).default('card'),
+  coupon: couponSchema.nullable().default(null),
+  email: z.string().email().max(254).optional(),
+});
+export type CheckoutRequest = z.input<typeof checkoutRequestSchema>;
+export type ParsedCheckoutRequest = z.output<typeof checkoutRequestSchema>;
+
+export const checkoutResponseSchema = z.object({
+  id: z.string(),
+  url: z.string().optional(),
+});
+export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
+
+export const couponValidationRequestSchema = z.object({
+  code: z.string().trim().min(1).max(100),
+  subtotal: money.optional(),
+});
+export type CouponValidationRequest = z.infer<typeof couponValidationRequestSchema>;
+
+export const couponValidationResponseSchema = z.object({
+  code: z.string(),
+  discountType: z.string(),
+  discount: z.number(),
+});
+export type CouponValidationResponse = z.infer<typeof couponValidationResponseSchema>;
+
+/** A line the server priced differently or cannot deliver in the requested amount (409). */
+export const lineProblemSchema = z.object({
+  productId: z.number().int(),
+  variationId: z.number().int().optional(),
+  name: z.string(),
+  price: money,
+  available: z.number().int().nullable(),
+});
+export type LineProblem = z.infer<typeof lineProblemSchema>;
+
+export const apiErrorSchema = z.object({
+  statusCode: z.number().int(),
+  error: z.string(),
+  message: z.string(),
+  lines: z.array(lineProblemSchema).optional(),
+});
+export type ApiError = z.infer<typeof apiErrorSchema>;
+
+export const sessionStatusSchema = z.enum(['open', 'processing', 'paid', 'expired', 'canceled']);
+export type SessionStatus = z.infer<typeof sessionStatusSchema>;
+
+export const orderSummarySchema = z.object({
+  id: z.string(),
+  status: sessionStatusSchema,
+  orderNumber: z.string().nullable(),
+  lines: z.array(
+    z.object({ name: z.string(), quantity: z.number().int(), unitAmount: z.number().int() }),
+  ),
+  subtotal: z.number().int(),
+  discount: z.number().int(),
+  total: z.number().int(),
+  currency: z.string(),
+  couponCode: z.string().nullable(),
+  email: z.string().nullable(),
+});
+export type OrderSummary = z.infer<typeof orderSummarySchema>;
+
+export const contactRequestSchema = z.object({
+  name: z.string().trim().min(2, 'Bitte gib deinen Namen ein.').max(120),
+  email: z.string().trim().email('Bitte gib eine gültige E-Mail-Adresse ein.').max(254),
+  message: z
+    .string()
+    .trim()
+    .min(10, 'Bitte schreib uns mindestens 10 Zeichen.')
+    .max(5000, 'Die Nachricht ist zu lang (höchstens 5000 Zeichen).'),
+  consent: z.literal(true, { error: 'Bitte stimme der Datenschutzerklärung zu.' }),
+  website: z.string().max(0).optional(),
+});
+export type ContactRequest = z.input<typeof contactRequestSchema>;
