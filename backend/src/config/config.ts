@@ -1,0 +1,169 @@
+import { resolve } from 'node:path';
+
+export type ModuleSelection = 'products' | 'checkout' | 'all';
+
+export interface WooCommerceConfig {
+  url: string;
+  key: string;
+  secret: string;
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** Only for tests against a local fake Stripe server ("http://127.0.0.1:12111"). */
+  apiBase: string | null;
+}
+
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+export interface AppConfigShape {
+  port: number;
+  host: string;
+  modules: ModuleSelection;
+  publicUrl: string;
+  database: DatabaseConfig;
+  woocommerce: WooCommerceConfig | null;
+  stripe: StripeConfig | null;
+  catalogTtlSeconds: number;
+  /** Built frontend served by the single-process `npm start`; null when nginx serves it. */
+  staticDir: string | null;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+/** Names the variable and what is wrong with it, so ops can fix it without reading code. */
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** The validated configuration, injected everywhere as a Nest provider. */
+export class AppConfig implements AppConfigShape {
+  readonly port!: number;
+  readonly host!: string;
+  readonly modules!: ModuleSelection;
+  readonly publicUrl!: string;
+  readonly database!: DatabaseConfig;
+  readonly woocommerce!: WooCommerceConfig | null;
+  readonly stripe!: StripeConfig | null;
+  readonly catalogTtlSeconds!: number;
+  readonly staticDir!: string | null;
+  readonly logLevel!: AppConfigShape['logLevel'];
+
+  constructor(shape: AppConfigShape) {
+    Object.assign(this, shape);
+  }
+
+  static fromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
+    return new AppConfig(parseConfig(env));
+  }
+}
+
+function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === '' ? undefined : value;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number) {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return n;
+}
+
+function httpUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute http(s) URL (got "${raw}")`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(name, `must use http or https (got "${url.protocol}")`);
+  }
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+export function parseDatabaseUrl(raw: string | undefined): DatabaseConfig {
+  const value = raw ?? 'sqlite:./data/awhh.db';
+  if (value.startsWith('postgres://') || value.startsWith('postgresql://')) {
+    return { kind: 'postgres', url: value };
+  }
+  if (value.startsWith('sqlite:')) {
+    const path = value.slice('sqlite:'.length);
+    if (path === '') throw new ConfigError('DATABASE_URL', 'needs a file after "sqlite:"');
+    return { kind: 'sqlite', path: path === ':memory:' ? path : resolve(path) };
+  }
+  throw new ConfigError('DATABASE_URL', `must start with postgres:// or sqlite: (got "${value}")`);
+}
+
+export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
+  const port = integer(env, 'PORT', 3000, 1, 65535);
+  const modules = (text(env, 'MODULES') ?? 'all') as ModuleSelection;
+  if (!['products', 'checkout', 'all'].includes(modules)) {
+    throw new ConfigError('MODULES', `must be products, checkout or all (got "${modules}")`);
+  }
+
+  const wooUrl = text(env, 'WOOCOMMERCE_URL');
+  const wooKey = text(env, 'WOOCOMMERCE_KEY');
+  const wooSecret = text(env, 'WOOCOMMERCE_SECRET');
+  let woocommerce: WooCommerceConfig | null = null;
+  if (wooUrl) {
+    if (!wooKey)
+      throw new ConfigError('WOOCOMMERCE_KEY', 'is required when WOOCOMMERCE_URL is set');
+    if (!wooSecret) {
+      throw new ConfigError('WOOCOMMERCE_SECRET', 'is required when WOOCOMMERCE_URL is set');
+    }
+    woocommerce = { url: httpUrl('WOOCOMMERCE_URL', wooUrl), key: wooKey, secret: wooSecret };
+  } else if (wooKey || wooSecret) {
+    throw new ConfigError(
+      'WOOCOMMERCE_URL',
+      'is required when WOOCOMMERCE_KEY or WOOCOMMERCE_SECRET is set',
+    );
+  }
+
+  const stripeKey = text(env, 'STRIPE_SECRET_KEY');
+  const stripeWebhook = text(env, 'STRIPE_WEBHOOK_SECRET');
+  let stripe: StripeConfig | null = null;
+  if (stripeKey) {
+    if (!/^(sk|rk)_(test|live)_/.test(stripeKey)) {
+      throw new ConfigError('STRIPE_SECRET_KEY', 'must be a Stripe secret key (sk_… or rk_…)');
+    }
+    if (!stripeWebhook) {
+      throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'is required when STRIPE_SECRET_KEY is set');
+    }
+    const apiBase = text(env, 'STRIPE_API_BASE');
+    stripe = {
+      secretKey: stripeKey,
+      webhookSecret: stripeWebhook,
+      apiBase: apiBase ? httpUrl('STRIPE_API_BASE', apiBase) : null,
+    };
+  } else if (stripeWebhook) {
+    throw new ConfigError('STRIPE_SECRET_KEY', 'is required when STRIPE_WEBHOOK_SECRET is set');
+  }
+
+  const publicUrl = httpUrl('PUBLIC_URL', text(env, 'PUBLIC_URL') ?? `http://localhost:${port}`);
+  const staticDirRaw = text(env, 'STATIC_DIR');
+  const logLevel = (text(env, 'LOG_LEVEL') ?? 'info') as AppConfigShape['logLevel'];
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be debug, info, warn or error (got "${logLevel}")`);
+  }
+
+  return {
+    port,
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    modules,
+    publicUrl,
+    database: parseDatabaseUrl(text(env, 'DATABASE_URL')),
+    woocommerce,
+    stripe,
+    catalogTtlSeconds: integer(env, 'CATALOG_TTL_SECONDS', 60, 0, 86_400),
+    staticDir: staticDirRaw === 'off' ? null : resolve(staticDirRaw ?? 'frontend/dist'),
+    logLevel,
+  };
+}
