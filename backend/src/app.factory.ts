@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { NestFactory, HttpAdapterHost } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module.js';
+import { ApiExceptionFilter } from './common/api-exception.filter.js';
+import { API_PREFIX, apiPrefixExclusions } from './common/api-prefix.js';
+import { createLogger } from './common/logger.js';
+import type { AppConfig } from './config/config.js';
+
+/** Largest accepted request body; checkout and contact bodies are a few KB. */
+export const BODY_LIMIT_BYTES = 100 * 1024;
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Keeps a caller's X-Request-Id (nginx, load balancer) when sane, else makes one. */
+function requestId(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+export interface CreateAppOptions {
+  /** Access log lines per request; off by default in tests. */
+  accessLog?: boolean;
+}
+
+/** Builds the Nest application without listening; tests use `app.inject` or `listen(0)`. */
+export async function createApp(
+  config: AppConfig,
+  options: CreateAppOptions = {},
+): Promise<NestFastifyApplication> {
+  const logger = createLogger(config.logLevel);
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: true,
+    requestIdHeader: false,
+    genReqId: requestId,
+    // Nest's JSON logger writes the log lines; Fastify's pino logger stays off.
+    logger: false,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+    // The Stripe webhook verifies its signature over the exact bytes received.
+    rawBody: true,
+    logger,
+    bufferLogs: false,
+  });
+  app.setGlobalPrefix(API_PREFIX, { exclude: apiPrefixExclusions() });
+  app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger));
+  app.enableShutdownHooks();
+
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  if (options.accessLog ?? true) {
+    fastify.addHook('onResponse', async (request, reply) => {
+      logger.log(
+        {
+          msg: 'request',
+          reqId: request.id,
+          method: request.method,
+          url: request.url,
+          statusCode: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+        },
+        'HTTP',
+      );
+    });
+  }
+  await app.init();
+  await fastify.ready();
+  return app;
+}

@@ -1,0 +1,29 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { AppConfigModule } from './common/app-config.module.js';
+import type { AppConfig } from './config/config.js';
+import { HealthModule } from './health/health.module.js';
+import { ProductsModule } from './products/products.module.js';
+
+type ModuleImport = NonNullable<DynamicModule['imports']>[number];
+
+/**
+ * MODULES selects what this process serves (DESIGN: one image, `products`, `checkout`
+ * or `all`). Health is always served; the site (built frontend) is registered last.
+ */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const servesProducts = config.modules === 'products' || config.modules === 'all';
+    const servesCheckout = config.modules === 'checkout' || config.modules === 'all';
+
+    const imports: ModuleImport[] = [AppConfigModule.forRoot(config), HealthModule];
+    if (servesProducts) imports.push(ProductsModule);
+    if (servesCheckout) {
+      // CheckoutModule (./checkout/checkout.module.js) is pushed here.
+    }
+    // SiteModule goes last (only with config.staticDir and when the products side is
+    // served), so its catch-all routes never shadow an API route.
+
+    return { module: AppModule, imports };
+  }
+}
