@@ -47,7 +47,7 @@ export function createCartMachine(storage: KeyValueStorage) {
       }),
       updateLines: assign({
         items: ({ context, event }) => {
-          if (event.type !== 'cart.update') return context.items;
+          if (event.type !== 'cart.update' || !Array.isArray(event.lines)) return context.items;
           return context.items.flatMap((item) => {
             const update = event.lines.find((l) => l.id === item.id);
             if (!update) return [item];

@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { machineDiagrams } from './diagrams';
+
+describe('statechart diagrams in docs/', () => {
+  it.each(machineDiagrams().map((d) => [d.file, d.content]))(
+    'docs/machines/%s matches the machine definition (run npm run machines:diagram)',
+    (file, content) => {
+      const checkedIn = readFileSync(
+        join(__dirname, '..', '..', '..', 'docs', 'machines', file),
+        'utf8',
+      );
+      expect(checkedIn).toBe(content);
+    },
+  );
+
+  it('draws the states and events of the cart', () => {
+    const cart = machineDiagrams().find((d) => d.file === 'cart.md')!.content;
+    expect(cart).toContain('cart_empty --> cart_filled : always [hasItems]');
+    expect(cart).toContain('cart.add');
+  });
+});

@@ -1,0 +1,19 @@
+import { cartMachine } from '../cart/cart.machine.js';
+import { checkoutMachine } from '../checkout/checkout.machine.js';
+import { couponMachine } from '../coupon/coupon.machine.js';
+import { diagramDocument } from './mermaid.js';
+
+/** Every machine of the project with its diagram file under docs/machines/. */
+export function machineDiagrams(): { file: string; content: string }[] {
+  return [
+    { file: 'cart.md', content: diagramDocument(cartMachine, 'Cart machine (cartMachine)') },
+    {
+      file: 'coupon.md',
+      content: diagramDocument(couponMachine, 'Coupon machine (couponMachine)'),
+    },
+    {
+      file: 'checkout.md',
+      content: diagramDocument(checkoutMachine, 'Checkout machine (checkoutMachine)'),
+    },
+  ];
+}

@@ -1,0 +1,147 @@
+import fc from 'fast-check';
+import {
+  cartTotals,
+  discountCents,
+  formatCents,
+  formatEuro,
+  normalizePrice,
+  normalizeQuantity,
+  subtotalCents,
+  toCents,
+} from './pricing';
+
+describe('SPEC §3 cart item normalisation', () => {
+  it('SPEC §3: a price that is not numeric is treated as 0', () => {
+    for (const price of ['abc', '', '  ', null, undefined, {}, [], Number.NaN, Infinity, true]) {
+      expect(normalizePrice(price)).toBe(0);
+    }
+  });
+
+  it('SPEC §3: numeric prices and numeric strings keep their value', () => {
+    expect(normalizePrice(12.5)).toBe(12.5);
+    expect(normalizePrice('39.90')).toBe(39.9);
+    expect(normalizePrice(' 5 ')).toBe(5);
+  });
+
+  it('negative prices cannot be charged and count as 0', () => {
+    expect(normalizePrice(-3)).toBe(0);
+  });
+
+  it('SPEC §3: quantity is a whole number with default 1', () => {
+    expect(normalizeQuantity(undefined)).toBe(1);
+    expect(normalizeQuantity('x')).toBe(1);
+    expect(normalizeQuantity(2.9)).toBe(2);
+    expect(normalizeQuantity('3')).toBe(3);
+    expect(normalizeQuantity(0)).toBe(0);
+  });
+});
+
+describe('SPEC §9 totals', () => {
+  const items = [
+    { price: 12.5, quantity: 2 },
+    { price: 0.1, quantity: 3 },
+  ];
+
+  it('SPEC §9: subtotal is the sum of price times quantity over all lines', () => {
+    expect(subtotalCents(items)).toBe(2500 + 30);
+  });
+
+  it('SPEC §9: a percent coupon discounts subtotal times discount/100', () => {
+    expect(discountCents(10_000, { discountType: 'percent', discount: 15 })).toBe(1500);
+  });
+
+  it('SPEC §9: any other coupon type is a fixed amount', () => {
+    expect(discountCents(10_000, { discountType: 'fixed_cart', discount: 5 })).toBe(500);
+    expect(discountCents(10_000, { discountType: 'whatever', discount: 7.5 })).toBe(750);
+  });
+
+  it('SPEC §9: total is subtotal minus discount', () => {
+    expect(cartTotals(items, { discountType: 'fixed_cart', discount: 5 }).total).toBe(2030);
+  });
+
+  it('DESIGN deviation from SPEC §9: the total is clamped at 0, never negative', () => {
+    const totals = cartTotals([{ price: 10, quantity: 1 }], {
+      discountType: 'fixed',
+      discount: 50,
+    });
+    expect(totals).toEqual({ subtotal: 1000, discount: 1000, total: 0, itemCount: 1 });
+  });
+
+  it('computes in integer cents, so 0.1 + 0.2 is exactly 30 cents', () => {
+    expect(
+      subtotalCents([
+        { price: 0.1, quantity: 1 },
+        { price: 0.2, quantity: 1 },
+      ]),
+    ).toBe(30);
+  });
+
+  it('formats money de-DE in EUR ("12,50 €")', () => {
+    expect(formatCents(1250)).toBe('12,50\u00a0€');
+    expect(formatEuro(1234.5)).toBe('1.234,50\u00a0€');
+  });
+});
+
+describe('pricing properties', () => {
+  const line = fc.record({
+    price: fc.oneof(
+      fc.double({ min: 0, max: 10_000, noNaN: true }),
+      fc.constantFrom('abc', '', '12.50'),
+    ),
+    quantity: fc.integer({ min: 1, max: 99 }),
+  });
+  const coupon = fc.option(
+    fc.record({
+      discountType: fc.constantFrom('percent', 'fixed_cart', 'fixed_product', ''),
+      discount: fc.double({ min: -100, max: 100_000, noNaN: true }),
+    }),
+    { nil: null },
+  );
+
+  it('totals are whole cents, never negative, and the discount never exceeds the subtotal', () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 20 }), coupon, (raw, c) => {
+        const items = raw.map((l) => ({ price: normalizePrice(l.price), quantity: l.quantity }));
+        const t = cartTotals(items, c);
+        expect(Number.isInteger(t.subtotal) && Number.isInteger(t.discount)).toBe(true);
+        expect(t.total).toBeGreaterThanOrEqual(0);
+        expect(t.discount).toBeLessThanOrEqual(t.subtotal);
+        expect(t.total).toBe(t.subtotal - t.discount);
+      }),
+    );
+  });
+
+  it('the subtotal of two carts together is the sum of their subtotals', () => {
+    fc.assert(
+      fc.property(fc.array(line), fc.array(line), (a, b) => {
+        const norm = (ls: typeof a) =>
+          ls.map((l) => ({ price: normalizePrice(l.price), quantity: l.quantity }));
+        expect(subtotalCents([...norm(a), ...norm(b)])).toBe(
+          subtotalCents(norm(a)) + subtotalCents(norm(b)),
+        );
+      }),
+    );
+  });
+
+  it('a percent coupon never discounts more than the subtotal', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.double({ min: 0, max: 1000, noNaN: true }),
+        (sub, pct) => {
+          expect(
+            discountCents(sub, { discountType: 'percent', discount: pct }),
+          ).toBeLessThanOrEqual(sub);
+        },
+      ),
+    );
+  });
+
+  it('toCents rounds to whole cents', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1e6, noNaN: true }), (euros) => {
+        expect(Number.isInteger(toCents(euros))).toBe(true);
+      }),
+    );
+  });
+});
