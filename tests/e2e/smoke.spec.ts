@@ -1,0 +1,36 @@
+import type { Browser } from 'playwright-core';
+import { launchBrowser, openPage } from '../support/browser';
+import { startSite, type RunningSite } from '../support/site';
+
+let site: RunningSite;
+let browser: Browser;
+
+beforeAll(async () => {
+  site = await startSite();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+describe('smoke', () => {
+  it('the built site loads in Chromium with the shell of SPEC §2 and no console errors', async () => {
+    const { page, errors, context } = await openPage(browser);
+    const response = await page.goto(site.url + '/');
+    expect(response?.status()).toBe(200);
+    await expect(
+      page
+        .getByRole('link', { name: /Warenkorb/ })
+        .first()
+        .isVisible(),
+    ).resolves.toBe(true);
+    await expect(
+      page.getByRole('link', { name: 'Nächstes Event' }).first().isVisible(),
+    ).resolves.toBe(true);
+    expect(await page.locator('html').getAttribute('lang')).toBe('de');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,23 @@
+// Browser and topology tests: they drive the built site, so `npm run build` comes first
+// (the root `test:e2e` script does that).
+const swc = [
+  '@swc/jest',
+  {
+    jsc: { target: 'es2022', parser: { syntax: 'typescript' } },
+    module: { type: 'commonjs' },
+  },
+];
+
+module.exports = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j)s$': swc },
+  moduleNameMapper: {
+    '^@awhh/machines$': '<rootDir>/../machines/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testMatch: ['<rootDir>/e2e/**/*.spec.ts', '<rootDir>/stack/**/*.spec.ts'],
+  // One Chromium at a time: the machine has two cores.
+  maxWorkers: 1,
+  testTimeout: 60_000,
+};

@@ -1,0 +1,46 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Debian's Chromium; these flags keep it off the (closed) network and quiet. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+export interface WatchedPage {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught page errors seen so far. */
+  errors: string[];
+}
+
+/** A fresh context (own storage) and page that records console errors. */
+export async function openPage(
+  browser: Browser,
+  options: { viewport?: { width: number; height: number }; userAgent?: string } = {},
+): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 390, height: 844 },
+    userAgent: options.userAgent,
+    locale: 'de-DE',
+    timezoneId: 'Europe/Berlin',
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { context, page, errors };
+}
