@@ -21,6 +21,8 @@ const jsSuffix = { '^(\\.{1,2}/.*)\\.js$': '$1' };
 const machines = { '^@awhh/machines$': '<rootDir>/../machines/src/index.ts' };
 
 module.exports = {
+  // List every test by name: the names cite the spec rules they check.
+  verbose: true,
   projects: [
     {
       displayName: 'machines',

@@ -1,7 +1,7 @@
 import { createActor } from 'xstate';
-import { createMemoryStorage, type KeyValueStorage } from '../storage/storage';
-import { createCartMachine } from './cart.machine';
-import { CART_STORAGE_KEY, COUPON_STORAGE_KEY, cartItemId } from './cart.types';
+import { createMemoryStorage, type KeyValueStorage } from '../storage/storage.js';
+import { createCartMachine } from './cart.machine.js';
+import { CART_STORAGE_KEY, COUPON_STORAGE_KEY, cartItemId } from './cart.types.js';
 
 const ticket = { id: '101', name: 'Ticket Elbphilharmonie-Lounge', price: 19, productId: 101 };
 const shirt = { id: '201', name: 'AWHH Shirt', price: '24.90', productId: 201 };

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { createActor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import { cartTotals } from '../pricing/pricing';
-import { createMemoryStorage, type KeyValueStorage } from '../storage/storage';
-import { readCart } from './cart.storage';
-import { createCartMachine } from './cart.machine';
-import type { CartEvent } from './cart.types';
+import { cartTotals } from '../pricing/pricing.js';
+import { createMemoryStorage, type KeyValueStorage } from '../storage/storage.js';
+import { readCart } from './cart.storage.js';
+import { createCartMachine } from './cart.machine.js';
+import type { CartEvent } from './cart.types.js';
 
 const A = { id: '1', name: 'Ticket', price: 19.9, productId: 1 };
 const B = { id: '2', name: 'Shirt', price: 'kein Preis', productId: 2 };
@@ -42,12 +42,12 @@ function checkInvariants(storage: KeyValueStorage, context: ReturnType<typeof re
 describe('cart machine, model-based', () => {
   const model = createTestModel(createCartMachine(createMemoryStorage()), {
     events: EVENTS,
-    // Bound the graph: context is part of the state, quantities would grow forever.
     // Only the alphabet above: the graph would otherwise add payload-less events of every type.
-    filterEvents: (_s: unknown, e: CartEvent) => EVENTS.includes(e),
+    filterEvents: (_s, e) => EVENTS.includes(e),
+    // Bound the graph: context is part of the state, quantities would grow forever.
     stopWhen: (s) => s.context.items.some((i) => i.quantity > 4),
-    serializeState: (s) => JSON.stringify([s.value, s.context]),
-  } as never);
+    serializeState: (s) => JSON.stringify([s.value, s.context]) as never,
+  });
   const paths = model.getShortestPaths();
 
   it('reaches both modes of the cart graph', () => {

@@ -1,15 +1,15 @@
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { createCartMachine } from '../cart/cart.machine';
-import { createMemoryStorage } from '../storage/storage';
-import type { CheckoutRequest, CheckoutResponse } from '../schemas/wire.schemas';
-import { checkoutRequestSchema } from '../schemas/wire.schemas';
-import { buildCheckoutRequest } from './checkout.request';
+import { createCartMachine } from '../cart/cart.machine.js';
+import { createMemoryStorage } from '../storage/storage.js';
+import type { CheckoutRequest, CheckoutResponse } from '../schemas/wire.schemas.js';
+import { checkoutRequestSchema } from '../schemas/wire.schemas.js';
+import { buildCheckoutRequest } from './checkout.request.js';
 import {
   CHECKOUT_NO_URL_MESSAGE,
   CheckoutError,
   checkoutMachine,
   type CheckoutEvent,
-} from './checkout.machine';
+} from './checkout.machine.js';
 
 const items = [
   { id: '101', name: 'Ticket', price: 19, quantity: 2, image: '/media/a.jpg', productId: 101 },

@@ -1,6 +1,6 @@
 import { createActor, fromPromise, waitFor } from 'xstate';
-import type { Coupon, CouponValidationRequest } from '../schemas/wire.schemas';
-import { COUPON_EMPTY_MESSAGE, COUPON_FALLBACK_MESSAGE, couponMachine } from './coupon.machine';
+import type { Coupon, CouponValidationRequest } from '../schemas/wire.schemas.js';
+import { COUPON_EMPTY_MESSAGE, COUPON_FALLBACK_MESSAGE, couponMachine } from './coupon.machine.js';
 
 function start(validate: (req: CouponValidationRequest) => Promise<Coupon>, coupon?: Coupon) {
   const calls: CouponValidationRequest[] = [];

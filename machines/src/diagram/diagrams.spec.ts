@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { machineDiagrams } from './diagrams';
+import { machineDiagrams } from './diagrams.js';
 
 describe('statechart diagrams in docs/', () => {
   it.each(machineDiagrams().map((d) => [d.file, d.content]))(

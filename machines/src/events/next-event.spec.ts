@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { berlinWallTimeToInstant, startOfBerlinDay } from './berlin-time';
+import { berlinWallTimeToInstant, startOfBerlinDay } from './berlin-time.js';
 import {
   EVENT_DATE_META_KEYS,
   nextEventLink,
@@ -9,7 +9,7 @@ import {
   sortByEventDate,
   venueOf,
   type DatedProduct,
-} from './next-event';
+} from './next-event.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const meta = (key: string, value: unknown) => ({ key, value });

@@ -8,7 +8,7 @@ import {
   normalizeQuantity,
   subtotalCents,
   toCents,
-} from './pricing';
+} from './pricing.js';
 
 describe('SPEC §3 cart item normalisation', () => {
   it('SPEC §3: a price that is not numeric is treated as 0', () => {

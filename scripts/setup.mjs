@@ -1,0 +1,40 @@
+// Makes a fresh clone ready: installs npm dependencies when the lockfile changed, and for
+// the test suite the system packages it drives (Chromium, nginx, docker-compose for the
+// static compose check). Runs before `npm start` and `npm test`; a no-op when all is there.
+import { execSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const forTests = process.argv.includes('--test');
+const run = (cmd) => execSync(cmd, { cwd: root, stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } });
+
+const lock = join(root, 'package-lock.json');
+const stamp = join(root, 'node_modules', '.awhh-lock-hash');
+const hash = existsSync(lock) ? createHash('sha256').update(readFileSync(lock)).digest('hex') : 'none';
+if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
+  console.log('Installing npm dependencies (npm install) …');
+  // `npm ci` is not usable here: the lockfile cannot list other platforms' optional packages.
+  run('npm install --no-audit --no-fund');
+  writeFileSync(stamp, hash);
+}
+
+if (forTests) {
+  const wanted = [
+    ['chromium', '/usr/bin/chromium'],
+    ['nginx', '/usr/sbin/nginx'],
+    ['docker-compose', '/usr/bin/docker-compose'],
+  ].filter(([, path]) => !existsSync(path));
+  if (wanted.length > 0) {
+    const names = wanted.map(([name]) => name).join(' ');
+    const isRoot = process.getuid?.() === 0;
+    if (!isRoot || !existsSync('/usr/bin/apt-get')) {
+      console.error(`The tests need these Debian packages: ${names}\nInstall them with: sudo apt-get update && sudo apt-get install -y ${names}`);
+      process.exit(1);
+    }
+    console.log(`Installing ${names} from Debian's packages …`);
+    run(`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${names}`);
+  }
+}
