@@ -16,7 +16,12 @@ module.exports = {
     '^@awhh/machines$': '<rootDir>/../machines/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  testMatch: ['<rootDir>/e2e/**/*.spec.ts', '<rootDir>/stack/**/*.spec.ts'],
+  testMatch: [
+    '<rootDir>/e2e/**/*.spec.ts',
+    '<rootDir>/stack/**/*.spec.ts',
+    '<rootDir>/fault/**/*.spec.ts',
+    '<rootDir>/hostile/**/*.spec.ts',
+  ],
   // One Chromium at a time: the machine has two cores.
   maxWorkers: 1,
   testTimeout: 60_000,
