@@ -1,5 +1,11 @@
 import type { Product } from '@awhh/machines';
 
+/**
+ * A feed product plus the full description HTML (raw from the CMS), which the feed leaves
+ * out but the event page shows (sanitised). Assignable to Product.
+ */
+export type CatalogProduct = Product & { description?: string };
+
 /** A coupon as the catalog keeps it (WooCommerce semantics; amounts in euros or percent). */
 export interface CatalogCoupon {
   code: string;
@@ -45,7 +51,7 @@ export interface OrderHandOff {
 /** Catalog port: products, coupons, posts and the order hand-off. Adapters do the I/O. */
 export abstract class CatalogPort {
   /** Every published product, shaped as the feed of SPEC §7 (prices as numbers). */
-  abstract listProducts(): Promise<Product[]>;
+  abstract listProducts(): Promise<CatalogProduct[]>;
   /** The coupon with this code (case-insensitive), or null. */
   abstract findCoupon(code: string): Promise<CatalogCoupon | null>;
   abstract listPosts(): Promise<CatalogPost[]>;

@@ -1,0 +1,140 @@
+import type { MetaData } from '@awhh/machines';
+import {
+  CatalogPort,
+  type CatalogCoupon,
+  type CatalogPost,
+  type CatalogProduct,
+  type OrderHandOff,
+} from '../catalog.port.js';
+import { demoCoupons } from '../demo/demo-coupons.data.js';
+import { DEMO_EVENTS, EVENTS_CATEGORY } from '../demo/demo-events.data.js';
+import { DEMO_MERCH, MERCH_CATEGORY } from '../demo/demo-merch.data.js';
+import { DEMO_POSTS } from '../demo/demo-posts.data.js';
+import { wallTimeFromToday, wooDate } from '../demo/demo-time.js';
+
+/**
+ * The embedded catalog (DESIGN: used when WOOCOMMERCE_URL is not set). Dates are relative
+ * to today, so the demo always has upcoming and past events. Orders are kept in memory
+ * and reduce the demo stock, so a test purchase shows its effect on availability.
+ */
+export class DemoCatalogAdapter extends CatalogPort {
+  readonly name = 'demo';
+  private readonly stock = new Map<number, number | null>();
+  private readonly orders = new Map<string, { id: string; order: OrderHandOff }>();
+  private readonly couponUsage = new Map<string, number>();
+  private nextOrderNumber = 1001;
+
+  constructor(private readonly clock: () => Date = () => new Date()) {
+    super();
+    for (const event of DEMO_EVENTS) this.stock.set(event.id, event.stock);
+    for (const item of DEMO_MERCH) this.stock.set(item.id, item.stock);
+  }
+
+  async listProducts(): Promise<CatalogProduct[]> {
+    const now = this.clock();
+    const events = DEMO_EVENTS.map((event): CatalogProduct => {
+      const at = wallTimeFromToday(now, event.dayOffset, event.hour, event.minute);
+      const created = wallTimeFromToday(now, event.dayOffset - 60, 10, 15);
+      const modified = wallTimeFromToday(now, Math.min(event.dayOffset - 3, 0), 9, 40);
+      const meta: MetaData[] = [...event.dateMeta(at), event.venueMeta];
+      return {
+        ...this.stockFields(event.id),
+        id: event.id,
+        name: event.name,
+        slug: event.slug,
+        date_created: wooDate(created),
+        date_modified: wooDate(modified),
+        meta_data: meta,
+        price: event.price,
+        regular_price: event.regularPrice ?? event.price,
+        sale_price: event.regularPrice ? event.price : null,
+        on_sale: event.regularPrice !== undefined,
+        images: [{ src: event.image, alt: event.imageAlt }],
+        short_description: event.shortDescription,
+        description: event.description,
+        categories: [{ ...EVENTS_CATEGORY }],
+        kind: 'event',
+      };
+    });
+    const merch = DEMO_MERCH.map((item): CatalogProduct => {
+      const created = wallTimeFromToday(now, -item.createdDaysAgo, 11, 0);
+      return {
+        ...this.stockFields(item.id),
+        id: item.id,
+        name: item.name,
+        slug: item.slug,
+        date_created: wooDate(created),
+        date_modified: wooDate(created),
+        meta_data: [],
+        price: item.price,
+        regular_price: item.regularPrice,
+        sale_price: item.salePrice,
+        on_sale: item.salePrice !== null,
+        images: [{ src: item.image, alt: item.imageAlt }],
+        short_description: item.shortDescription,
+        description: item.description,
+        categories: [{ ...MERCH_CATEGORY }],
+        kind: 'product',
+      };
+    });
+    return [...events, ...merch];
+  }
+
+  async findCoupon(code: string): Promise<CatalogCoupon | null> {
+    const wanted = code.trim().toLowerCase();
+    const coupon = demoCoupons(this.clock()).find((c) => c.code.toLowerCase() === wanted);
+    if (!coupon) return null;
+    return { ...coupon, usageCount: coupon.usageCount + (this.couponUsage.get(wanted) ?? 0) };
+  }
+
+  async listPosts(): Promise<CatalogPost[]> {
+    const now = this.clock();
+    return DEMO_POSTS.map((post) => {
+      const at = wallTimeFromToday(now, -post.publishedDaysAgo, 9, 30);
+      return {
+        id: post.id,
+        slug: post.slug,
+        title: post.title,
+        excerptHtml: post.excerpt,
+        contentHtml: post.content,
+        publishedAt: wooDate(at),
+        image: { src: post.image, alt: post.imageAlt },
+        author: post.author,
+      };
+    });
+  }
+
+  /** Idempotent by reference, like the WooCommerce hand-off. */
+  async createOrder(order: OrderHandOff): Promise<{ id: string }> {
+    const existing = this.orders.get(order.reference);
+    if (existing) return { id: existing.id };
+    for (const line of order.lines) {
+      const left = this.stock.get(line.productId);
+      // WooCommerce lets a paid order push stock below zero rather than refuse payment;
+      // the demo clamps at zero because a negative count means nothing on the site.
+      if (left !== undefined && left !== null) {
+        this.stock.set(line.productId, Math.max(0, left - line.quantity));
+      }
+    }
+    if (order.couponCode) {
+      const key = order.couponCode.trim().toLowerCase();
+      this.couponUsage.set(key, (this.couponUsage.get(key) ?? 0) + 1);
+    }
+    const id = String(this.nextOrderNumber++);
+    this.orders.set(order.reference, { id, order: structuredClone(order) });
+    return { id };
+  }
+
+  /** Orders received so far (newest last); for readiness details and tests. */
+  recordedOrders(): { id: string; order: OrderHandOff }[] {
+    return [...this.orders.values()];
+  }
+
+  private stockFields(id: number): Pick<CatalogProduct, 'stock_status' | 'stock_quantity'> {
+    const left = this.stock.get(id) ?? null;
+    return {
+      stock_quantity: left,
+      stock_status: left === null || left > 0 ? 'instock' : 'outofstock',
+    };
+  }
+}

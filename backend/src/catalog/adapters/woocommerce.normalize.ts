@@ -1,0 +1,164 @@
+import { EVENTS_CALENDAR_DATE_KEY, hasEventDateMeta, type MetaData } from '@awhh/machines';
+import type { CatalogCoupon, CatalogPost, CatalogProduct } from '../catalog.port.js';
+import { decodeEntities } from '../html.js';
+
+/** Categories that make a product an event even without date meta. */
+export const EVENT_CATEGORY_SLUGS = ['events', 'event', 'veranstaltungen', 'tickets', 'afterwork'];
+
+type Raw = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Raw {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+}
+
+/** WooCommerce sends prices as strings ("24.90", "" when unset); a few plugins send numbers. */
+export function parseMoney(value: unknown): number | undefined {
+  let n: number;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string' && /^\s*\d+(?:[.,]\d+)?\s*$/.test(value)) {
+    n = Number(value.trim().replace(',', '.'));
+  } else return undefined;
+  return Number.isFinite(n) && n >= 0 ? Math.round(n * 100) / 100 : undefined;
+}
+
+function parseCount(value: unknown): number | null {
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
+  return typeof value !== 'boolean' && value !== '' && Number.isFinite(n) ? Math.trunc(n) : null;
+}
+
+function dateText(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
+
+/**
+ * Meta values stay as they are (strings, numbers, arrays, objects: the next-event rule
+ * copes). Private keys (leading underscore) stay out of the public feed, except the
+ * event plugin's date key the rule reads.
+ */
+function normalizeMeta(value: unknown): MetaData[] {
+  if (!Array.isArray(value)) return [];
+  const out: MetaData[] = [];
+  for (const entry of value) {
+    if (!isRecord(entry) || typeof entry.key !== 'string' || entry.key === '') continue;
+    if (entry.key.startsWith('_') && entry.key !== EVENTS_CALENDAR_DATE_KEY) continue;
+    const meta: MetaData = { key: entry.key, value: entry.value ?? null };
+    if (typeof entry.id === 'number') meta.id = entry.id;
+    out.push(meta);
+  }
+  return out;
+}
+
+function normalizeImages(value: unknown): { src: string; alt?: string }[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((image) => {
+    if (!isRecord(image) || typeof image.src !== 'string' || image.src.trim() === '') return [];
+    const alt = str(image.alt).trim();
+    return [alt ? { src: image.src, alt: decodeEntities(alt) } : { src: image.src }];
+  });
+}
+
+function normalizeCategories(value: unknown): { slug: string; name: string }[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((category) =>
+    isRecord(category) && typeof category.slug === 'string'
+      ? [{ slug: category.slug, name: decodeEntities(str(category.name)) }]
+      : [],
+  );
+}
+
+const STOCK_STATUSES = ['instock', 'outofstock', 'onbackorder'] as const;
+
+/** A WooCommerce REST v3 product in the feed's shape; null for entries that are not products. */
+export function normalizeProduct(raw: unknown): CatalogProduct | null {
+  if (!isRecord(raw)) return null;
+  const id = typeof raw.id === 'number' ? raw.id : parseCount(raw.id);
+  if (id === null || !Number.isInteger(id) || id <= 0) return null;
+
+  const meta = normalizeMeta(raw.meta_data);
+  const categories = normalizeCategories(raw.categories);
+  const regular = parseMoney(raw.regular_price);
+  const sale = parseMoney(raw.sale_price);
+  const price = parseMoney(raw.price) ?? sale ?? regular;
+  const stockStatus = STOCK_STATUSES.find((s) => s === raw.stock_status);
+  const stockQuantity = parseCount(raw.stock_quantity);
+  const isEvent =
+    hasEventDateMeta({ meta_data: meta }) ||
+    categories.some((c) => EVENT_CATEGORY_SLUGS.includes(c.slug.toLowerCase()));
+
+  const product: CatalogProduct = {
+    id,
+    name: decodeEntities(str(raw.name)).trim(),
+    // SPEC §5: the feed keeps the slug as sent; consumers ignore non-text slugs.
+    slug: raw.slug,
+    date_created: dateText(raw.date_created),
+    date_modified: dateText(raw.date_modified),
+    meta_data: meta,
+    images: normalizeImages(raw.images),
+    categories,
+    sale_price: sale ?? null,
+    on_sale: raw.on_sale === true,
+    // Untracked stock (manage_stock false) has no meaningful quantity.
+    stock_quantity: raw.manage_stock === false ? null : stockQuantity,
+    short_description: str(raw.short_description),
+    description: str(raw.description),
+    kind: isEvent ? 'event' : 'product',
+  };
+  if (price !== undefined) product.price = price;
+  if (regular !== undefined) product.regular_price = regular;
+  if (stockStatus) product.stock_status = stockStatus;
+  return product;
+}
+
+/** A WooCommerce coupon; `minimum_amount` "0.00" means no minimum. */
+export function normalizeCoupon(raw: unknown): CatalogCoupon | null {
+  if (!isRecord(raw) || typeof raw.code !== 'string' || raw.code.trim() === '') return null;
+  const minimum = parseMoney(raw.minimum_amount);
+  const limit = parseCount(raw.usage_limit);
+  return {
+    code: raw.code.trim(),
+    discountType: str(raw.discount_type) || 'fixed_cart',
+    amount: parseMoney(raw.amount) ?? 0,
+    expiresAt: dateText(raw.date_expires),
+    usageLimit: limit !== null && limit > 0 ? limit : null,
+    usageCount: Math.max(0, parseCount(raw.usage_count) ?? 0),
+    minimumAmount: minimum !== undefined && minimum > 0 ? minimum : null,
+  };
+}
+
+function rendered(value: unknown): string {
+  return isRecord(value) ? str(value.rendered) : str(value);
+}
+
+/** A WordPress REST post with `_embed` (featured image, author). */
+export function normalizePost(raw: unknown): CatalogPost | null {
+  if (!isRecord(raw) || typeof raw.id !== 'number') return null;
+  const slug = str(raw.slug).trim();
+  if (slug === '') return null;
+  const embedded = isRecord(raw._embedded) ? raw._embedded : {};
+  const media = Array.isArray(embedded['wp:featuredmedia'])
+    ? embedded['wp:featuredmedia'][0]
+    : null;
+  const author = Array.isArray(embedded.author) ? embedded.author[0] : null;
+  const imageSrc = isRecord(media) ? str(media.source_url) : '';
+  const imageAlt = isRecord(media) ? str(media.alt_text).trim() : '';
+  return {
+    id: raw.id,
+    slug,
+    title: decodeEntities(rendered(raw.title)).trim(),
+    excerptHtml: rendered(raw.excerpt),
+    contentHtml: rendered(raw.content),
+    publishedAt: dateText(raw.date) ?? dateText(raw.date_gmt) ?? '',
+    image: imageSrc
+      ? imageAlt
+        ? { src: imageSrc, alt: decodeEntities(imageAlt) }
+        : { src: imageSrc }
+      : null,
+    author:
+      isRecord(author) && str(author.name).trim() ? decodeEntities(str(author.name).trim()) : null,
+  };
+}

@@ -1,0 +1,147 @@
+import type { LoggerService } from '@nestjs/common';
+
+/** DESIGN/issue: WooCommerce down → the last good data is served for up to a day. */
+export const STALE_IF_ERROR_MS = 24 * 60 * 60 * 1000;
+/** After a failed refresh, wait this long before asking upstream again. */
+export const ERROR_RETRY_MS = 5_000;
+
+export type CacheState = 'empty' | 'fresh' | 'stale' | 'expired';
+
+export interface CacheStatus {
+  state: CacheState;
+  fetchedAt: string | null;
+  ageSeconds: number | null;
+  refreshing: boolean;
+  lastError: string | null;
+  lastErrorAt: string | null;
+  /** Bumps on every successful load; responses derived from the value key on it. */
+  generation: number;
+}
+
+export interface CachedResourceOptions {
+  name: string;
+  ttlMs: number;
+  logger: LoggerService;
+  staleIfErrorMs?: number;
+  errorRetryMs?: number;
+  clock?: () => number;
+}
+
+/**
+ * One cached upstream resource: TTL, single-flight (any number of concurrent misses make
+ * one call), stale-while-revalidate (a stale value is answered at once while one refresh
+ * runs) and stale-if-error (a failed refresh keeps the last good value for up to 24 h).
+ */
+export class CachedResource<T> {
+  private value: T | undefined;
+  private fetchedAt = 0;
+  private inflight: Promise<T> | null = null;
+  private lastError: Error | null = null;
+  private lastErrorAt = 0;
+  private invalidated = false;
+  private generationCount = 0;
+  private readonly clock: () => number;
+  private readonly staleIfErrorMs: number;
+  private readonly errorRetryMs: number;
+
+  constructor(
+    private readonly load: () => Promise<T>,
+    private readonly options: CachedResourceOptions,
+  ) {
+    this.clock = options.clock ?? Date.now;
+    this.staleIfErrorMs = options.staleIfErrorMs ?? STALE_IF_ERROR_MS;
+    this.errorRetryMs = options.errorRetryMs ?? ERROR_RETRY_MS;
+  }
+
+  get generation(): number {
+    return this.generationCount;
+  }
+
+  /** The value, loading it when there is none; a stale value triggers a background refresh. */
+  async get(): Promise<T> {
+    const now = this.clock();
+    if (this.value === undefined) return this.refresh();
+    const age = now - this.fetchedAt;
+    if (age < this.options.ttlMs && !this.invalidated) return this.value;
+    if (age < this.staleIfErrorMs) {
+      if (!this.inflight && now - this.lastErrorAt >= this.errorRetryMs) {
+        // Errors are recorded and logged in refresh(); the caller gets the stale value.
+        this.refresh().catch(() => undefined);
+      }
+      return this.value;
+    }
+    // Older than the stale-if-error window: the caller waits for fresh data.
+    return this.refresh();
+  }
+
+  /** Forces one upstream call (joined by concurrent callers) and returns its result. */
+  refresh(): Promise<T> {
+    if (this.inflight) return this.inflight;
+    const startedGeneration = this.generationCount;
+    const run = (async () => {
+      try {
+        const value = await this.load();
+        this.value = value;
+        this.fetchedAt = this.clock();
+        this.invalidated = false;
+        this.generationCount = startedGeneration + 1;
+        this.lastError = null;
+        return value;
+      } catch (err) {
+        const error = err instanceof Error ? err : new Error(String(err));
+        this.lastError = error;
+        this.lastErrorAt = this.clock();
+        if (this.value !== undefined && this.clock() - this.fetchedAt < this.staleIfErrorMs) {
+          this.options.logger.warn(
+            {
+              msg: 'catalog refresh failed; serving last good data',
+              resource: this.options.name,
+              ageSeconds: Math.round((this.clock() - this.fetchedAt) / 1000),
+              err: error.message,
+            },
+            'CatalogCache',
+          );
+        } else {
+          this.options.logger.error(
+            { msg: 'catalog load failed', resource: this.options.name, err: error.message },
+            'CatalogCache',
+          );
+        }
+        throw error;
+      } finally {
+        this.inflight = null;
+      }
+    })();
+    this.inflight = run;
+    return run;
+  }
+
+  /** Marks the value stale (e.g. stock changed by an order); the next get revalidates. */
+  invalidate(): void {
+    this.invalidated = true;
+  }
+
+  status(): CacheStatus {
+    const now = this.clock();
+    const has = this.value !== undefined;
+    const age = has ? now - this.fetchedAt : null;
+    let state: CacheState = 'empty';
+    if (age !== null) {
+      state =
+        age < this.options.ttlMs && !this.invalidated
+          ? 'fresh'
+          : age < this.staleIfErrorMs
+            ? 'stale'
+            : 'expired';
+    }
+    return {
+      state,
+      fetchedAt: has ? new Date(this.fetchedAt).toISOString() : null,
+      ageSeconds: age === null ? null : Math.round(age / 1000),
+      refreshing: this.inflight !== null,
+      lastError: this.lastError?.message ?? null,
+      lastErrorAt: this.lastError ? new Date(this.lastErrorAt).toISOString() : null,
+      generation: this.generationCount,
+    };
+  }
+}

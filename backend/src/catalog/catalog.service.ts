@@ -1,0 +1,139 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { AppConfig } from '../config/config.js';
+import { HealthIndicators, type HealthReport } from '../health/health-indicators.js';
+import { CachedResource, type CacheStatus } from './catalog-cache.js';
+import {
+  CatalogPort,
+  type CatalogCoupon,
+  type CatalogPost,
+  type CatalogProduct,
+  type OrderHandOff,
+} from './catalog.port.js';
+
+/** Coupon lookups are cached per code; bounded so random codes cannot grow memory. */
+const MAX_CACHED_COUPONS = 500;
+
+export interface CatalogReadiness extends HealthReport {
+  ok: boolean;
+  adapter: string;
+  products: CacheStatus;
+  posts: CacheStatus;
+}
+
+/**
+ * The catalog as the rest of the backend sees it: the port behind a cache (issue #3:
+ * visitors see events within milliseconds even though WooCommerce is slow and sometimes
+ * down). The checkout module codes against this class.
+ */
+@Injectable()
+export class CatalogService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Catalog');
+  private readonly productsCache: CachedResource<CatalogProduct[]>;
+  private readonly postsCache: CachedResource<CatalogPost[]>;
+  private readonly couponCaches = new Map<string, CachedResource<CatalogCoupon | null>>();
+  private readonly ttlMs: number;
+
+  constructor(
+    @Inject(CatalogPort) private readonly port: CatalogPort,
+    config: AppConfig,
+    health: HealthIndicators,
+  ) {
+    this.ttlMs = config.catalogTtlSeconds * 1000;
+    this.productsCache = new CachedResource(() => this.port.listProducts(), {
+      name: 'products',
+      ttlMs: this.ttlMs,
+      logger: this.logger,
+    });
+    this.postsCache = new CachedResource(() => this.port.listPosts(), {
+      name: 'posts',
+      ttlMs: this.ttlMs,
+      logger: this.logger,
+    });
+    health.register('catalog', () => this.readiness());
+  }
+
+  /** Warms the cache so the first visitor does not wait for WooCommerce. */
+  onApplicationBootstrap(): void {
+    this.productsCache.refresh().catch(() => undefined);
+    this.postsCache.refresh().catch(() => undefined);
+  }
+
+  get adapterName(): string {
+    return this.port.name;
+  }
+
+  /** Every published product (cached). Throws a CatalogError when there is no data at all. */
+  products(): Promise<CatalogProduct[]> {
+    return this.productsCache.get();
+  }
+
+  /** Bumps whenever products() returns new data; derived responses key their memo on it. */
+  get productsGeneration(): number {
+    return this.productsCache.generation;
+  }
+
+  async productById(id: number): Promise<CatalogProduct | undefined> {
+    return (await this.products()).find((product) => product.id === id);
+  }
+
+  posts(): Promise<CatalogPost[]> {
+    return this.postsCache.get();
+  }
+
+  get postsGeneration(): number {
+    return this.postsCache.generation;
+  }
+
+  /**
+   * The coupon with this code (case-insensitive), or null. `fresh` skips the cache for
+   * the last check at checkout, where a usage count from a minute ago is not good enough.
+   */
+  findCoupon(code: string, options: { fresh?: boolean } = {}): Promise<CatalogCoupon | null> {
+    const key = code.trim().toLowerCase();
+    let cache = this.couponCaches.get(key);
+    if (!cache) {
+      if (this.couponCaches.size >= MAX_CACHED_COUPONS) {
+        const oldest = this.couponCaches.keys().next().value;
+        if (oldest !== undefined) this.couponCaches.delete(oldest);
+      }
+      cache = new CachedResource(() => this.port.findCoupon(key), {
+        name: `coupon:${key}`,
+        ttlMs: this.ttlMs,
+        logger: this.logger,
+      });
+      this.couponCaches.set(key, cache);
+    }
+    return options.fresh ? cache.refresh() : cache.get();
+  }
+
+  /** Not cached and not retried; throws on upstream failure so the caller can retry later. */
+  async createOrder(order: OrderHandOff): Promise<{ id: string }> {
+    const result = await this.port.createOrder(order);
+    // Stock and coupon usage changed upstream.
+    this.productsCache.invalidate();
+    if (order.couponCode)
+      this.couponCaches.get(order.couponCode.trim().toLowerCase())?.invalidate();
+    this.logger.log({ msg: 'order handed to catalog', reference: order.reference, id: result.id });
+    return result;
+  }
+
+  /** Ready when product data is available (loading it now if there is none yet). */
+  async readiness(): Promise<CatalogReadiness> {
+    let ok = true;
+    if (
+      this.productsCache.status().state === 'empty' ||
+      this.productsCache.status().state === 'expired'
+    ) {
+      ok = await this.productsCache.refresh().then(
+        () => true,
+        () => false,
+      );
+    }
+    return {
+      ok,
+      adapter: this.port.name,
+      products: this.productsCache.status(),
+      posts: this.postsCache.status(),
+    };
+  }
+}

@@ -1,0 +1,62 @@
+import type { CatalogCoupon } from '../catalog.port.js';
+
+/** One coupon per rule of DESIGN "Coupons", so every answer can be tried in the demo. */
+export function demoCoupons(now: Date): CatalogCoupon[] {
+  const year = now.getUTCFullYear();
+  return [
+    {
+      code: 'AFTERWORK10',
+      discountType: 'percent',
+      amount: 10,
+      expiresAt: null,
+      usageLimit: null,
+      usageCount: 37,
+      minimumAmount: null,
+    },
+    {
+      code: 'WILLKOMMEN5',
+      discountType: 'fixed_cart',
+      amount: 5,
+      expiresAt: `${year + 1}-12-31T00:00:00`,
+      usageLimit: 500,
+      usageCount: 112,
+      minimumAmount: null,
+    },
+    {
+      code: 'FREIKARTE',
+      discountType: 'percent',
+      amount: 100,
+      expiresAt: null,
+      usageLimit: 20,
+      usageCount: 3,
+      minimumAmount: null,
+    },
+    {
+      code: 'SOMMER2024',
+      discountType: 'percent',
+      amount: 15,
+      expiresAt: '2024-09-30T00:00:00',
+      usageLimit: null,
+      usageCount: 84,
+      minimumAmount: null,
+    },
+    {
+      code: 'TEAM20',
+      discountType: 'percent',
+      amount: 20,
+      expiresAt: null,
+      usageLimit: null,
+      usageCount: 5,
+      minimumAmount: 100,
+    },
+    {
+      code: 'FRUEHBUCHER',
+      discountType: 'fixed_cart',
+      amount: 10,
+      expiresAt: null,
+      usageLimit: 50,
+      usageCount: 50,
+      minimumAmount: null,
+    },
+  ];
+}
