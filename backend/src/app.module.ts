@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { CheckoutModule } from './checkout/checkout.module.js';
 import { AppConfigModule } from './common/app-config.module.js';
 import type { AppConfig } from './config/config.js';
 import { HealthModule } from './health/health.module.js';
@@ -18,9 +19,7 @@ export class AppModule {
 
     const imports: ModuleImport[] = [AppConfigModule.forRoot(config), HealthModule];
     if (servesProducts) imports.push(ProductsModule);
-    if (servesCheckout) {
-      // CheckoutModule (./checkout/checkout.module.js) is pushed here.
-    }
+    if (servesCheckout) imports.push(CheckoutModule);
     // SiteModule goes last (only with config.staticDir and when the products side is
     // served), so its catch-all routes never shadow an API route.
 

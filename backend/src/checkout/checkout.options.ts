@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+
+/**
+ * Timings of the checkout. Defaults are production values; tests inject shorter ones
+ * through this provider.
+ */
+@Injectable()
+export class CheckoutOptions {
+  /**
+   * Payment session and reservation lifetime (DESIGN "Capacity": 30 min). One extra
+   * minute because Stripe rejects an `expires_at` less than 30 minutes after it receives
+   * the request, and the request takes a moment to get there.
+   */
+  sessionTtlMs = 31 * 60_000;
+  /** How often each process looks for due outbox jobs (hand-offs, refunds). */
+  outboxPollMs = 1_000;
+  /** First retry delay; doubles per attempt up to `outboxMaxBackoffMs`. */
+  outboxBaseBackoffMs = 2_000;
+  outboxMaxBackoffMs = 10 * 60_000;
+  /** A claimed job is another process's to retry once its lease has run out. */
+  outboxLeaseMs = 60_000;
+  /** Recent webhook events shown on the webhook test page. */
+  recentEventsLimit = 20;
+}

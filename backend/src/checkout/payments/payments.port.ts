@@ -1,0 +1,67 @@
+/** What the checkout asks a payment provider to collect; all amounts in integer cents. */
+export interface PaymentSessionRequest {
+  orderId: string;
+  currency: string;
+  lines: { name: string; unitAmount: number; quantity: number; image: string | null }[];
+  /** The coupon as the server applied it; the provider deducts exactly `amountOff`. */
+  discount: { code: string; amountOff: number } | null;
+  paymentMethodTypes: string[];
+  email: string | null;
+  /** Carries the provider's `{CHECKOUT_SESSION_ID}` placeholder. */
+  successUrl: string;
+  cancelUrl: string;
+  /** Epoch ms; the reservation ends at the same moment. */
+  expiresAt: number;
+}
+
+export interface PaymentSession {
+  id: string;
+  url: string;
+}
+
+/** A verified provider event, reduced to what the order pipeline needs (no personal data but the buyer's e-mail). */
+export interface PaymentEvent {
+  id: string;
+  type: string;
+  sessionId: string | null;
+  orderId: string | null;
+  /** Checkout Session `payment_status`: paid, unpaid or no_payment_required. */
+  paymentStatus: string | null;
+  paymentReference: string | null;
+  email: string | null;
+}
+
+export class WebhookSignatureError extends Error {}
+
+/** Payments port (DESIGN "Ports and adapters"): Stripe Checkout or the built-in test provider. */
+export abstract class PaymentsPort {
+  abstract readonly name: 'stripe' | 'test';
+  abstract createSession(request: PaymentSessionRequest): Promise<PaymentSession>;
+  /** Verifies the signature over the raw bytes; throws WebhookSignatureError when forged or stale. */
+  abstract parseWebhook(rawBody: Buffer | string, signature: string): PaymentEvent;
+  /** Refunds a captured payment in full; idempotent by `idempotencyKey`. */
+  abstract refund(
+    paymentReference: string,
+    amount: number,
+    idempotencyKey: string,
+  ): Promise<{ id: string }>;
+}
+
+/** Stripe's default tolerance; a replayed delivery older than this is rejected (DESIGN "Webhook"). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/** `payment_method` of the request (SPEC §7, default "card") to Stripe's payment method types. */
+const PAYMENT_METHOD_TYPES: Record<string, string[]> = {
+  // Apple Pay and Google Pay are wallets on top of the card method in Stripe Checkout.
+  card: ['card'],
+  apple_pay: ['card'],
+  google_pay: ['card'],
+  sepa_debit: ['sepa_debit'],
+  paypal: ['paypal'],
+  klarna: ['klarna'],
+  link: ['card', 'link'],
+};
+
+export function paymentMethodTypes(paymentMethod: string): string[] | null {
+  return PAYMENT_METHOD_TYPES[paymentMethod] ?? null;
+}

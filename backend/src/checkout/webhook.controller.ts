@@ -1,0 +1,63 @@
+import {
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Post,
+  type RawBodyRequest,
+  Req,
+} from '@nestjs/common';
+import { apiError } from '../common/api-error.js';
+import { RateLimit } from '../common/rate-limit.js';
+import { OrderEventsService } from './order-events.service.js';
+import { PaymentsPort, WebhookSignatureError } from './payments/payments.port.js';
+import { TestPaymentsAdapter } from './payments/test-payments.adapter.js';
+
+@Controller('checkout/webhook')
+export class WebhookController {
+  constructor(
+    @Inject(OrderEventsService) private readonly events: OrderEventsService,
+    @Inject(PaymentsPort) private readonly payments: PaymentsPort,
+  ) {}
+
+  /** Stripe's webhook (DESIGN "Webhook"): the signature covers the exact bytes received. */
+  @Post()
+  @HttpCode(200)
+  async receive(
+    @Req() request: RawBodyRequest<{ rawBody?: Buffer }>,
+    @Headers('stripe-signature') signature: string | undefined,
+  ) {
+    if (!request.rawBody || !signature) {
+      throw apiError(400, 'Dieser Webhook-Aufruf ist nicht signiert.');
+    }
+    try {
+      const outcome = await this.events.deliver(request.rawBody, signature);
+      return { received: true, outcome };
+    } catch (err) {
+      if (err instanceof WebhookSignatureError) {
+        throw apiError(400, 'Die Signatur dieses Webhook-Aufrufs ist ungültig oder abgelaufen.');
+      }
+      throw err;
+    }
+  }
+
+  /** For the webhook test page: type, time and outcome only, no personal data. */
+  @Get('events')
+  async recent() {
+    return { mode: this.payments.name, events: await this.events.recent() };
+  }
+
+  /** Test mode only: a correctly signed test event through the real pipeline. */
+  @Post('test')
+  @HttpCode(200)
+  @RateLimit({ name: 'webhook-test', limit: 10, windowMs: 60_000 })
+  async sendTest() {
+    if (!(this.payments instanceof TestPaymentsAdapter)) {
+      throw apiError(404, 'Test-Ereignisse gibt es nur im Testmodus.');
+    }
+    const { payload, signature } = this.payments.signedEvent('awhh.webhook_test', null);
+    const outcome = await this.events.deliver(payload, signature);
+    return { received: true, type: 'awhh.webhook_test', outcome };
+  }
+}

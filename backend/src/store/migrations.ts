@@ -1,0 +1,137 @@
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import type { StoreKind } from './store.database.js';
+
+// Migrations are code (not files read at run time) so the built image needs nothing
+// beside dist/. Append new migrations; never edit one that has shipped.
+function migrations(kind: StoreKind): Record<string, Migration> {
+  // The only dialect difference in the schema: how an auto-incrementing key is spelled.
+  const serial = kind === 'postgres' ? 'serial' : 'integer';
+  const autoId = (col: ColumnDefinitionBuilder) =>
+    kind === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement();
+
+  return {
+    '2026-11-22-001-checkout': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('orders')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('session_id', 'text', (c) => c.unique())
+          .addColumn('provider', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('email', 'text')
+          .addColumn('coupon_code', 'text')
+          .addColumn('subtotal', 'integer', (c) => c.notNull())
+          .addColumn('discount', 'integer', (c) => c.notNull())
+          .addColumn('total', 'integer', (c) => c.notNull())
+          .addColumn('currency', 'text', (c) => c.notNull())
+          .addColumn('payment_method', 'text', (c) => c.notNull())
+          .addColumn('success_url', 'text', (c) => c.notNull())
+          .addColumn('cancel_url', 'text', (c) => c.notNull())
+          .addColumn('payment_url', 'text')
+          .addColumn('payment_reference', 'text')
+          .addColumn('catalog_order_id', 'text')
+          .addColumn('refund_status', 'text')
+          .addColumn('refund_reference', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .addColumn('paid_at', 'bigint')
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute();
+
+        await db.schema
+          .createTable('order_lines')
+          .addColumn('order_id', 'text', (c) => c.notNull().references('orders.id'))
+          .addColumn('position', 'integer', (c) => c.notNull())
+          .addColumn('product_id', 'integer', (c) => c.notNull())
+          .addColumn('variation_id', 'integer')
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('image', 'text')
+          .addColumn('quantity', 'integer', (c) => c.notNull())
+          .addColumn('unit_amount', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('order_lines_pk', ['order_id', 'position'])
+          .execute();
+
+        await db.schema
+          .createTable('reservations')
+          .addColumn('id', serial, autoId)
+          .addColumn('order_id', 'text', (c) => c.notNull().references('orders.id'))
+          .addColumn('product_key', 'integer', (c) => c.notNull())
+          .addColumn('quantity', 'integer', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .addColumn('released', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema
+          .createIndex('reservations_active_idx')
+          .on('reservations')
+          .columns(['product_key', 'released', 'expires_at'])
+          .execute();
+        await db.schema
+          .createIndex('reservations_order_idx')
+          .on('reservations')
+          .column('order_id')
+          .execute();
+
+        await db.schema
+          .createTable('capacity_locks')
+          .addColumn('product_key', 'integer', (c) => c.primaryKey())
+          .execute();
+
+        await db.schema
+          .createTable('webhook_events')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('received_at', 'bigint', (c) => c.notNull())
+          .addColumn('outcome', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('webhook_events_received_idx')
+          .on('webhook_events')
+          .column('received_at')
+          .execute();
+
+        await db.schema
+          .createTable('outbox')
+          .addColumn('id', serial, autoId)
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('order_id', 'text', (c) => c.notNull().references('orders.id'))
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+          .addColumn('lease_owner', 'text')
+          .addColumn('lease_until', 'bigint')
+          .addColumn('done_at', 'bigint')
+          .addColumn('last_error', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          // One hand-off and one refund per order, however often the event arrives.
+          .addUniqueConstraint('outbox_kind_order_uq', ['kind', 'order_id'])
+          .execute();
+        await db.schema
+          .createIndex('outbox_due_idx')
+          .on('outbox')
+          .columns(['done_at', 'next_attempt_at'])
+          .execute();
+
+        await db.schema
+          .createTable('contact_messages')
+          .addColumn('id', serial, autoId)
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('email', 'text', (c) => c.notNull())
+          .addColumn('message', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+    },
+  };
+}
+
+/** Runs pending migrations; Kysely's migration lock makes concurrent start-ups safe. */
+export async function migrateToLatest(db: Kysely<unknown>, kind: StoreKind): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(kind) };
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName);
+    throw new Error(`Store migration failed: ${reason}`);
+  }
+}

@@ -1,0 +1,133 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config/config.js';
+import { migrateToLatest } from './migrations.js';
+import type { StoreSchema } from './store.schema.js';
+
+export type StoreKind = DatabaseConfig['kind'];
+export type StoreDb = Kysely<StoreSchema>;
+
+const INT8_OID = 20;
+
+/**
+ * The checkout store: one Kysely instance over SQLite (default) or PostgreSQL, with the
+ * same queries for both. The only dialect-specific piece is how a write transaction
+ * serialises capacity: BEGIN IMMEDIATE on SQLite, row locks on PostgreSQL.
+ */
+@Injectable()
+export class StoreDatabase implements OnApplicationShutdown {
+  private closed = false;
+
+  private constructor(
+    readonly db: StoreDb,
+    readonly kind: StoreKind,
+  ) {}
+
+  static async open(config: DatabaseConfig): Promise<StoreDatabase> {
+    const store =
+      config.kind === 'postgres'
+        ? new StoreDatabase(
+            new Kysely<StoreSchema>({
+              dialect: new PostgresDialect({
+                pool: new pg.Pool({
+                  connectionString: config.url,
+                  max: 10,
+                  // Times are epoch milliseconds in bigint columns; they fit a JS number.
+                  types: {
+                    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+                      oid === INT8_OID
+                        ? (value: string) => Number(value)
+                        : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+                  },
+                }),
+              }),
+            }),
+            'postgres',
+          )
+        : new StoreDatabase(
+            new Kysely<StoreSchema>({
+              dialect: new SqliteDialect({ database: openSqlite(config.path) }),
+            }),
+            'sqlite',
+          );
+    try {
+      await migrateToLatest(store.db as unknown as Kysely<unknown>, store.kind);
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    return store;
+  }
+
+  /**
+   * Runs `work` in a transaction that holds the write lock from its first statement, so
+   * a read-then-write (capacity check, state transition) cannot interleave with another.
+   */
+  async write<T>(work: (trx: StoreDb) => Promise<T>): Promise<T> {
+    if (this.kind === 'postgres') return this.db.transaction().execute(work);
+    return this.db.connection().execute(async (conn) => {
+      // IMMEDIATE takes SQLite's write lock up front (also across processes sharing the file).
+      await sql`begin immediate`.execute(conn);
+      try {
+        const result = await work(conn);
+        await sql`commit`.execute(conn);
+        return result;
+      } catch (err) {
+        await sql`rollback`.execute(conn);
+        throw err;
+      }
+    });
+  }
+
+  /**
+   * Serialises writers of the given stock units for the rest of the transaction. On
+   * SQLite the transaction already holds the database's write lock. On PostgreSQL each
+   * unit has a lock row, taken in key order so two checkouts cannot deadlock.
+   */
+  async lockCapacity(trx: StoreDb, productKeys: readonly number[]): Promise<void> {
+    if (this.kind !== 'postgres' || productKeys.length === 0) return;
+    const keys = [...new Set(productKeys)].sort((a, b) => a - b);
+    await trx
+      .insertInto('capacity_locks')
+      .values(keys.map((product_key) => ({ product_key })))
+      .onConflict((oc) => oc.column('product_key').doNothing())
+      .execute();
+    await trx
+      .selectFrom('capacity_locks')
+      .select('product_key')
+      .where('product_key', 'in', keys)
+      .orderBy('product_key')
+      .forUpdate()
+      .execute();
+  }
+
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.db.destroy();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.close();
+  }
+}
+
+function openSqlite(path: string): SqliteDatabase.Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new SqliteDatabase(path);
+  // WAL lets readers run beside the writer; busy_timeout waits for another process's lock
+  // instead of failing with SQLITE_BUSY.
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  return db;
+}

@@ -1,0 +1,96 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Tables of the checkout store. Money is integer cents, times are epoch milliseconds
+ * (bigint on PostgreSQL, read back as numbers), flags are 0/1 so SQLite and PostgreSQL
+ * share one schema and one set of queries.
+ */
+export interface OrdersTable {
+  id: string;
+  /** Provider session id (Stripe `cs_…`, test provider `tps_…`, or the order id when free). */
+  session_id: string | null;
+  provider: string;
+  status: string;
+  email: string | null;
+  coupon_code: string | null;
+  subtotal: number;
+  discount: number;
+  total: number;
+  currency: string;
+  payment_method: string;
+  success_url: string;
+  cancel_url: string;
+  payment_url: string | null;
+  payment_reference: string | null;
+  catalog_order_id: string | null;
+  refund_status: string | null;
+  refund_reference: string | null;
+  created_at: number;
+  expires_at: number;
+  paid_at: number | null;
+  updated_at: number;
+}
+
+export interface OrderLinesTable {
+  order_id: string;
+  position: number;
+  product_id: number;
+  variation_id: number | null;
+  name: string;
+  image: string | null;
+  quantity: number;
+  unit_amount: number;
+}
+
+export interface ReservationsTable {
+  id: Generated<number>;
+  order_id: string;
+  /** Stock unit: the variation id when there is one, else the product id. */
+  product_key: number;
+  quantity: number;
+  expires_at: number;
+  released: number;
+}
+
+/** One row per stock unit; PostgreSQL locks it (FOR UPDATE) to serialise reservations. */
+export interface CapacityLocksTable {
+  product_key: number;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  type: string;
+  received_at: number;
+  outcome: string;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  kind: string;
+  order_id: string;
+  attempts: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  done_at: number | null;
+  last_error: string | null;
+  created_at: number;
+}
+
+export interface ContactMessagesTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  message: string;
+  created_at: number;
+}
+
+export interface StoreSchema {
+  orders: OrdersTable;
+  order_lines: OrderLinesTable;
+  reservations: ReservationsTable;
+  capacity_locks: CapacityLocksTable;
+  webhook_events: WebhookEventsTable;
+  outbox: OutboxTable;
+  contact_messages: ContactMessagesTable;
+}
