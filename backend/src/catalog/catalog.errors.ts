@@ -1,9 +1,20 @@
+import type { PublicError } from '../common/api-error.js';
+
 /** Why the catalog could not answer; the API turns every kind into 502/503 for visitors. */
 export type CatalogErrorKind =
   'auth' | 'not_found' | 'rate_limited' | 'upstream' | 'timeout' | 'network' | 'invalid_response';
 
-/** An upstream (WooCommerce/WordPress) failure, with a message written for the ops log. */
-export class CatalogError extends Error {
+export const CATALOG_UNAVAILABLE_MESSAGE =
+  'Unser Veranstaltungskatalog ist gerade nicht erreichbar. Bitte versuche es in einem Moment erneut.';
+
+/**
+ * An upstream (WooCommerce/WordPress) failure. `message` is for the ops log; visitors get
+ * 503 with a German message (DESIGN "Errors": upstream failures give 502/503).
+ */
+export class CatalogError extends Error implements PublicError {
+  readonly publicStatus = 503;
+  readonly publicMessage = CATALOG_UNAVAILABLE_MESSAGE;
+
   constructor(
     readonly kind: CatalogErrorKind,
     message: string,

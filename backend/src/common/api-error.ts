@@ -61,3 +61,21 @@ export function defaultMessage(statusCode: number): string {
     (statusCode >= 500 ? DEFAULT_MESSAGES[500]! : DEFAULT_MESSAGES[400]!)
   );
 }
+
+/**
+ * A domain error that knows how it should look to a visitor (e.g. the catalog being
+ * unreachable → 503). The global filter answers with these instead of a generic 500.
+ */
+export interface PublicError {
+  publicStatus: number;
+  publicMessage: string;
+}
+
+export function isPublicError(value: unknown): value is PublicError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as PublicError).publicStatus === 'number' &&
+    typeof (value as PublicError).publicMessage === 'string'
+  );
+}

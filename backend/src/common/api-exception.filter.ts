@@ -1,7 +1,13 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
 import type { HttpAdapterHost } from '@nestjs/core';
 import type { LoggerService } from '@nestjs/common';
-import { apiErrorBody, type ApiErrorBody, defaultMessage, reasonPhrase } from './api-error.js';
+import {
+  apiErrorBody,
+  type ApiErrorBody,
+  defaultMessage,
+  isPublicError,
+  reasonPhrase,
+} from './api-error.js';
 
 export const INVALID_JSON_MESSAGE = 'Der Inhalt der Anfrage ist kein gültiges JSON.';
 
@@ -70,6 +76,9 @@ export function toApiErrorBody(exception: unknown): ApiErrorBody {
       if (body) return body;
     }
     return fromHttpException(exception);
+  }
+  if (isPublicError(exception)) {
+    return apiErrorBody(exception.publicStatus, exception.publicMessage);
   }
   if (isRecord(exception)) {
     const body = fromFastifyError(exception as ErrorLike);

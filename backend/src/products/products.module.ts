@@ -1,4 +1,18 @@
 import { Module } from '@nestjs/common';
+import { CatalogModule } from '../catalog/catalog.module.js';
+import {
+  BlogController,
+  CouponsController,
+  EventsController,
+  FeedController,
+} from './products.controller.js';
+import { ProductsService } from './products.service.js';
 
-@Module({})
+/** The products side (DESIGN: catalog, events, blog, coupons); nginx routes these paths here. */
+@Module({
+  imports: [CatalogModule],
+  controllers: [FeedController, EventsController, BlogController, CouponsController],
+  providers: [ProductsService],
+  exports: [ProductsService],
+})
 export class ProductsModule {}

@@ -35,7 +35,7 @@ export class DemoCatalogAdapter extends CatalogPort {
     const events = DEMO_EVENTS.map((event): CatalogProduct => {
       const at = wallTimeFromToday(now, event.dayOffset, event.hour, event.minute);
       const created = wallTimeFromToday(now, event.dayOffset - 60, 10, 15);
-      const modified = wallTimeFromToday(now, Math.min(event.dayOffset - 3, 0), 9, 40);
+      const modified = wallTimeFromToday(now, Math.min(event.dayOffset - 3, -1), 9, 40);
       const meta: MetaData[] = [...event.dateMeta(at), event.venueMeta];
       return {
         ...this.stockFields(event.id),

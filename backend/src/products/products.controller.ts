@@ -1,0 +1,102 @@
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import {
+  couponValidationRequestSchema,
+  toCents,
+  type CouponValidationResponse,
+} from '@awhh/machines';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { apiError } from '../common/api-error.js';
+import { parseBody } from '../common/validation.js';
+import { AppConfig } from '../config/config.js';
+import { CatalogService } from '../catalog/catalog.service.js';
+import { evaluateCoupon } from '../catalog/coupon-rules.js';
+import { sendCached } from './http-cache.js';
+import { ProductsService } from './products.service.js';
+
+export const EVENT_NOT_FOUND_MESSAGE = 'Dieses Event gibt es nicht (mehr).';
+export const POST_NOT_FOUND_MESSAGE = 'Diesen Beitrag gibt es nicht (mehr).';
+
+/** Browsers and nginx may reuse catalog answers this long; never longer than our own TTL. */
+function maxAge(config: AppConfig): number {
+  return Math.min(config.catalogTtlSeconds, 30);
+}
+
+/** SPEC §7: the product feed the site reads for the next-event link. */
+@Controller('woocommerce')
+export class FeedController {
+  constructor(
+    private readonly products: ProductsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get('products')
+  async feed(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return sendCached(req, reply, await this.products.feed(), maxAge(this.config));
+  }
+}
+
+@Controller('events')
+export class EventsController {
+  constructor(
+    private readonly products: ProductsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  async list(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return sendCached(req, reply, await this.products.events(new Date()), maxAge(this.config));
+  }
+
+  @Get(':slug')
+  async detail(
+    @Param('slug') slug: string,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
+    const event = await this.products.event(slug, new Date());
+    if (!event) throw apiError(404, EVENT_NOT_FOUND_MESSAGE);
+    return sendCached(req, reply, event, maxAge(this.config));
+  }
+}
+
+@Controller('blog')
+export class BlogController {
+  constructor(
+    private readonly products: ProductsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  async list(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return sendCached(req, reply, await this.products.posts(), maxAge(this.config));
+  }
+
+  @Get(':slug')
+  async detail(
+    @Param('slug') slug: string,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
+    const post = await this.products.post(slug);
+    if (!post) throw apiError(404, POST_NOT_FOUND_MESSAGE);
+    return sendCached(req, reply, post, maxAge(this.config));
+  }
+}
+
+/** DESIGN "Coupons": validated by the server with WooCommerce semantics. */
+@Controller('coupons')
+export class CouponsController {
+  constructor(private readonly catalog: CatalogService) {}
+
+  @Post('validate')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  async validate(@Body() body: unknown): Promise<CouponValidationResponse> {
+    const request = parseBody(couponValidationRequestSchema, body);
+    const coupon = await this.catalog.findCoupon(request.code);
+    const subtotal = request.subtotal === undefined ? undefined : toCents(request.subtotal);
+    const result = evaluateCoupon(coupon, subtotal, new Date());
+    if (!result.ok) throw apiError(result.statusCode, result.message);
+    return result.coupon;
+  }
+}

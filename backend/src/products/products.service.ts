@@ -1,0 +1,182 @@
+import { Injectable } from '@nestjs/common';
+import {
+  type Availability,
+  type BlogPost,
+  type BlogPostSummary,
+  type EventDetail,
+  type EventSummary,
+  type Product,
+  hasEventDateMeta,
+  hasValidSlug,
+  isPastEvent,
+  parseEventDate,
+  resolveEventDate,
+  startOfBerlinDay,
+  toCents,
+  venueOf,
+} from '@awhh/machines';
+import { EVENT_CATEGORY_SLUGS } from '../catalog/adapters/woocommerce.normalize.js';
+import type { CatalogPost, CatalogProduct } from '../catalog/catalog.port.js';
+import { CatalogService } from '../catalog/catalog.service.js';
+import { plainText, sanitizeRichText } from '../catalog/html.js';
+import { cachedBody, type CachedBody } from './http-cache.js';
+import { Memo } from './memo.js';
+
+/** Availability thresholds (issue #3): sold out at 0, "few left" from 10 down. */
+export const FEW_LEFT_THRESHOLD = 10;
+
+interface EventIndex {
+  list: CachedBody;
+  bySlug: Map<string, CachedBody>;
+}
+
+interface BlogIndex {
+  list: CachedBody;
+  bySlug: Map<string, CachedBody>;
+}
+
+export function isEvent(product: CatalogProduct): boolean {
+  if (product.kind) return product.kind === 'event';
+  return (
+    hasEventDateMeta(product) ||
+    product.categories.some((c) => EVENT_CATEGORY_SLUGS.includes(c.slug.toLowerCase()))
+  );
+}
+
+export function availabilityOf(product: Product): {
+  availability: Availability;
+  available: number | null;
+} {
+  const quantity = product.stock_quantity ?? null;
+  if (product.stock_status === 'outofstock' || (quantity !== null && quantity <= 0)) {
+    return { availability: 'sold_out', available: 0 };
+  }
+  if (quantity !== null && quantity <= FEW_LEFT_THRESHOLD) {
+    return { availability: 'few_left', available: quantity };
+  }
+  return { availability: 'available', available: quantity };
+}
+
+function toEventDetail(product: CatalogProduct & { slug: string }, now: Date): EventDetail {
+  const resolved = resolveEventDate(product);
+  const image = product.images[0];
+  return {
+    id: product.id,
+    slug: product.slug.trim(),
+    name: product.name,
+    startsAt: resolved ? resolved.date.toISOString() : null,
+    venue: venueOf(product),
+    image: image ? { ...image } : null,
+    price: toCents(product.price ?? 0) / 100,
+    currency: 'eur',
+    ...availabilityOf(product),
+    shortDescription: plainText(product.short_description),
+    past: resolved ? isPastEvent(resolved.date, now) : false,
+    descriptionHtml: sanitizeRichText(product.description || product.short_description),
+  };
+}
+
+/** DESIGN: upcoming events first (soonest first), then past ones (latest first). */
+export function orderEvents<E extends Pick<EventSummary, 'startsAt' | 'past'>>(events: E[]): E[] {
+  const time = (e: E) => (e.startsAt ? Date.parse(e.startsAt) : Number.POSITIVE_INFINITY);
+  const upcoming = events.filter((e) => !e.past).sort((a, b) => time(a) - time(b));
+  const past = events.filter((e) => e.past).sort((a, b) => time(b) - time(a));
+  return [...upcoming, ...past];
+}
+
+function toPost(post: CatalogPost): BlogPost {
+  const published = parseEventDate(post.publishedAt);
+  const excerpt = plainText(post.excerptHtml) || truncate(plainText(post.contentHtml), 200);
+  return {
+    slug: post.slug,
+    title: post.title,
+    excerpt,
+    publishedAt: published ? published.toISOString() : post.publishedAt,
+    image: post.image ? { ...post.image } : null,
+    author: post.author,
+    contentHtml: sanitizeRichText(post.contentHtml),
+  };
+}
+
+function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max - 20)).trimEnd()} …`;
+}
+
+/** Read side of the products module: feed, events, blog, as JSON serialised once per generation. */
+@Injectable()
+export class ProductsService {
+  private readonly feedMemo = new Memo<CachedBody>();
+  private readonly eventsMemo = new Memo<EventIndex>();
+  private readonly blogMemo = new Memo<BlogIndex>();
+
+  constructor(private readonly catalog: CatalogService) {}
+
+  /** SPEC §7 feed: every product with slug, dates, meta_data and what the site shows. */
+  async feed(): Promise<CachedBody> {
+    const products = await this.catalog.products();
+    return this.feedMemo.get(String(this.catalog.productsGeneration), () =>
+      cachedBody(products.map(toFeedProduct)),
+    );
+  }
+
+  async events(now: Date): Promise<CachedBody> {
+    return (await this.eventIndex(now)).list;
+  }
+
+  async event(slug: string, now: Date): Promise<CachedBody | undefined> {
+    return (await this.eventIndex(now)).bySlug.get(slug);
+  }
+
+  async posts(): Promise<CachedBody> {
+    return (await this.blogIndex()).list;
+  }
+
+  async post(slug: string): Promise<CachedBody | undefined> {
+    return (await this.blogIndex()).bySlug.get(slug);
+  }
+
+  private async eventIndex(now: Date): Promise<EventIndex> {
+    const products = await this.catalog.products();
+    // "past" flips at the start of the Berlin day, so the day is part of the key.
+    const key = `${this.catalog.productsGeneration}:${startOfBerlinDay(now).getTime()}`;
+    return this.eventsMemo.get(key, () => {
+      const details = orderEvents(
+        products
+          .filter((p): p is CatalogProduct & { slug: string } => hasValidSlug(p) && isEvent(p))
+          .map((p) => toEventDetail(p, now)),
+      );
+      const bySlug = new Map<string, CachedBody>();
+      for (const detail of details) {
+        // Two products with one slug: the first (upcoming) one wins, as on the list.
+        if (!bySlug.has(detail.slug)) bySlug.set(detail.slug, cachedBody(detail));
+      }
+      const summaries: EventSummary[] = details.map(
+        ({ descriptionHtml: _html, ...summary }) => summary,
+      );
+      return { list: cachedBody(summaries), bySlug };
+    });
+  }
+
+  private async blogIndex(): Promise<BlogIndex> {
+    const posts = await this.catalog.posts();
+    return this.blogMemo.get(String(this.catalog.postsGeneration), () => {
+      const full = posts
+        .map(toPost)
+        .sort((a, b) => Date.parse(b.publishedAt) - Date.parse(a.publishedAt));
+      const bySlug = new Map<string, CachedBody>();
+      for (const post of full) if (!bySlug.has(post.slug)) bySlug.set(post.slug, cachedBody(post));
+      const summaries: BlogPostSummary[] = full.map(
+        ({ contentHtml: _html, ...summary }) => summary,
+      );
+      return { list: cachedBody(summaries), bySlug };
+    });
+  }
+}
+
+/** Exactly the productSchema fields (the long description stays out of the feed). */
+function toFeedProduct(product: CatalogProduct): Product {
+  const { description: _description, ...feed } = product;
+  return { ...feed, short_description: sanitizeRichText(product.short_description) };
+}
