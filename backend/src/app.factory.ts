@@ -51,6 +51,8 @@ export async function createApp(
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // Names the serving process behind nginx (routing tests, ops debugging scaled containers).
+    reply.header('x-served-by', config.modules);
   });
   if (options.accessLog ?? true) {
     fastify.addHook('onResponse', async (request, reply) => {

@@ -4,6 +4,8 @@ import { AppConfigModule } from './common/app-config.module.js';
 import type { AppConfig } from './config/config.js';
 import { HealthModule } from './health/health.module.js';
 import { ProductsModule } from './products/products.module.js';
+import { CalendarModule } from './calendar/calendar.module.js';
+import { SiteModule } from './site/site.module.js';
 
 type ModuleImport = NonNullable<DynamicModule['imports']>[number];
 
@@ -18,10 +20,11 @@ export class AppModule {
     const servesCheckout = config.modules === 'checkout' || config.modules === 'all';
 
     const imports: ModuleImport[] = [AppConfigModule.forRoot(config), HealthModule];
-    if (servesProducts) imports.push(ProductsModule);
+    if (servesProducts) imports.push(ProductsModule, CalendarModule);
     if (servesCheckout) imports.push(CheckoutModule);
     // SiteModule goes last (only with config.staticDir and when the products side is
     // served), so its catch-all routes never shadow an API route.
+    if (servesProducts && config.staticDir) imports.push(SiteModule);
 
     return { module: AppModule, imports };
   }

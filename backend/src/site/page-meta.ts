@@ -1,0 +1,259 @@
+import { type BlogPost, type EventDetail, formatEuro, SITE_TIME_ZONE } from '@awhh/machines';
+import { FAQ_ENTRIES } from './faq.data.js';
+import { type PageMeta, plainText, SITE_NAME } from './html-head.js';
+
+export const SITE_DESCRIPTION =
+  'After Work Hamburg – Networking, Music & Drinks in exklusiven Locations. Tickets für die nächsten Events, Blog und FAQ.';
+
+/** Default length of an event when the catalog gives no end (calendar and JSON-LD agree). */
+export const DEFAULT_EVENT_DURATION_MS = 3 * 60 * 60 * 1000;
+
+/** Pages that exist for trying things out (DESIGN "Test pages"): public, but never indexed. */
+export const TEST_PAGES = ['/coupon-test', '/webhook-test', '/apple-pay-test'] as const;
+
+/** Static routes of the SPA (SPEC §2) with their titles; `index: false` keeps them out of search. */
+export const STATIC_PAGES: Record<string, { title: string; description: string; index: boolean }> =
+  {
+    '/': {
+      title: `${SITE_NAME} – Networking, Music & Drinks`,
+      description: SITE_DESCRIPTION,
+      index: true,
+    },
+    '/faq': {
+      title: `Häufige Fragen | ${SITE_NAME}`,
+      description:
+        'Antworten rund um Tickets, Gutscheine, Einlass und Dresscode bei After Work Hamburg.',
+      index: true,
+    },
+    '/blog': {
+      title: `Blog | ${SITE_NAME}`,
+      description: 'Neuigkeiten, Rückblicke und Tipps rund um die After-Work-Events in Hamburg.',
+      index: true,
+    },
+    '/contact': {
+      title: `Kontakt | ${SITE_NAME}`,
+      description:
+        'Schreib uns: Fragen zu Tickets, Events oder Kooperationen mit After Work Hamburg.',
+      index: true,
+    },
+    '/impressum': {
+      title: `Impressum | ${SITE_NAME}`,
+      description: 'Impressum von After Work Hamburg: Anbieter und Kontakt.',
+      index: true,
+    },
+    '/datenschutz': {
+      title: `Datenschutz | ${SITE_NAME}`,
+      description: 'Wie After Work Hamburg mit deinen Daten umgeht.',
+      index: true,
+    },
+    '/cart': {
+      title: `Warenkorb | ${SITE_NAME}`,
+      description: 'Dein Warenkorb bei After Work Hamburg.',
+      index: false,
+    },
+    '/checkout': {
+      title: `Bestellung prüfen | ${SITE_NAME}`,
+      description: 'Prüfe deine Bestellung bei After Work Hamburg.',
+      index: false,
+    },
+    '/success': {
+      title: `Deine Bestellung | ${SITE_NAME}`,
+      description: 'Der Stand deiner Bestellung bei After Work Hamburg.',
+      index: false,
+    },
+    '/coupon-test': {
+      title: `Gutschein-Test | ${SITE_NAME}`,
+      description: 'Interne Testseite: Gutscheincodes prüfen.',
+      index: false,
+    },
+    '/webhook-test': {
+      title: `Webhook-Test | ${SITE_NAME}`,
+      description: 'Interne Testseite: eingegangene Zahlungsereignisse.',
+      index: false,
+    },
+    '/apple-pay-test': {
+      title: `Apple-Pay-Test | ${SITE_NAME}`,
+      description: 'Interne Testseite: Verfügbarkeit von Apple Pay und Google Pay.',
+      index: false,
+    },
+  };
+
+const germanDateTime = new Intl.DateTimeFormat('de-DE', {
+  timeZone: SITE_TIME_ZONE,
+  weekday: 'short',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+const berlinParts = new Intl.DateTimeFormat('en-CA', {
+  timeZone: SITE_TIME_ZONE,
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZoneName: 'longOffset',
+});
+
+/** ISO 8601 with Berlin's offset ("2026-06-12T19:00:00+02:00"), as schema.org examples show. */
+export function berlinIso(date: Date): string {
+  const p = Object.fromEntries(berlinParts.formatToParts(date).map((x) => [x.type, x.value]));
+  const offset = p.timeZoneName === 'GMT' ? '+00:00' : String(p.timeZoneName).replace('GMT', '');
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${offset}`;
+}
+
+export function germanEventDate(date: Date): string {
+  return `${germanDateTime.format(date)} Uhr`;
+}
+
+export function absoluteUrl(publicUrl: string, pathOrUrl: string): string {
+  return new URL(pathOrUrl, `${publicUrl}/`).toString();
+}
+
+const SCHEMA_AVAILABILITY: Record<EventDetail['availability'], string> = {
+  available: 'https://schema.org/InStock',
+  few_left: 'https://schema.org/LimitedAvailability',
+  sold_out: 'https://schema.org/SoldOut',
+};
+
+function organization(publicUrl: string) {
+  return { '@type': 'Organization', name: SITE_NAME, url: `${publicUrl}/` };
+}
+
+export function staticPageMeta(publicUrl: string, path: string): PageMeta | null {
+  const page = STATIC_PAGES[path];
+  if (!page) return null;
+  const jsonLd: object[] = [];
+  if (path === '/') {
+    jsonLd.push({
+      '@context': 'https://schema.org',
+      '@type': 'WebSite',
+      name: SITE_NAME,
+      url: `${publicUrl}/`,
+      inLanguage: 'de-DE',
+      publisher: organization(publicUrl),
+    });
+  }
+  if (path === '/faq') {
+    jsonLd.push({
+      '@context': 'https://schema.org',
+      '@type': 'FAQPage',
+      mainEntity: FAQ_ENTRIES.map((entry) => ({
+        '@type': 'Question',
+        name: entry.question,
+        acceptedAnswer: { '@type': 'Answer', text: entry.answer },
+      })),
+    });
+  }
+  return {
+    title: page.title,
+    description: page.description,
+    canonical: absoluteUrl(publicUrl, path),
+    noindex: !page.index,
+    ogType: 'website',
+    image: null,
+    jsonLd,
+  };
+}
+
+export function eventPageMeta(publicUrl: string, event: EventDetail): PageMeta {
+  const url = absoluteUrl(publicUrl, `/events/${encodeURIComponent(event.slug)}`);
+  const start = event.startsAt ? new Date(event.startsAt) : null;
+  const summary = plainText(event.shortDescription || event.descriptionHtml, 200);
+  const facts = [
+    start ? germanEventDate(start) : null,
+    event.venue,
+    event.availability === 'sold_out' ? 'ausverkauft' : `Tickets ab ${formatEuro(event.price)}`,
+  ].filter(Boolean);
+  const description = plainText([facts.join(' · '), summary].filter(Boolean).join('. '), 300);
+  const image = event.image
+    ? { url: absoluteUrl(publicUrl, event.image.src), alt: event.image.alt || event.name }
+    : null;
+
+  const jsonLd: Record<string, unknown> = {
+    '@context': 'https://schema.org',
+    '@type': 'Event',
+    name: event.name,
+    description: plainText(event.descriptionHtml || event.shortDescription, 1000),
+    url,
+    eventStatus: 'https://schema.org/EventScheduled',
+    eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+    location: {
+      '@type': 'Place',
+      name: event.venue ?? 'Hamburg',
+      address: { '@type': 'PostalAddress', addressLocality: 'Hamburg', addressCountry: 'DE' },
+    },
+    organizer: organization(publicUrl),
+    offers: {
+      '@type': 'Offer',
+      url,
+      price: event.price.toFixed(2),
+      priceCurrency: event.currency.toUpperCase(),
+      availability: SCHEMA_AVAILABILITY[event.availability],
+    },
+  };
+  if (start) {
+    jsonLd.startDate = berlinIso(start);
+    jsonLd.endDate = berlinIso(new Date(start.getTime() + DEFAULT_EVENT_DURATION_MS));
+  }
+  if (image) jsonLd.image = [image.url];
+
+  return {
+    title: `${event.name} | ${SITE_NAME}`,
+    description,
+    canonical: url,
+    noindex: false,
+    ogType: 'website',
+    image,
+    jsonLd: [jsonLd],
+  };
+}
+
+export function blogPostPageMeta(publicUrl: string, post: BlogPost): PageMeta {
+  const url = absoluteUrl(publicUrl, `/blog/${encodeURIComponent(post.slug)}`);
+  const description = plainText(post.excerpt || post.contentHtml, 300);
+  const image = post.image
+    ? { url: absoluteUrl(publicUrl, post.image.src), alt: post.image.alt || post.title }
+    : null;
+  const jsonLd: Record<string, unknown> = {
+    '@context': 'https://schema.org',
+    '@type': 'BlogPosting',
+    headline: post.title.slice(0, 110),
+    description,
+    datePublished: post.publishedAt,
+    url,
+    mainEntityOfPage: url,
+    inLanguage: 'de-DE',
+    author: post.author ? { '@type': 'Person', name: post.author } : organization(publicUrl),
+    publisher: organization(publicUrl),
+  };
+  if (image) jsonLd.image = [image.url];
+  return {
+    title: `${post.title} | ${SITE_NAME}`,
+    description,
+    canonical: url,
+    noindex: false,
+    ogType: 'article',
+    image,
+    jsonLd: [jsonLd],
+    extraOg: [['article:published_time', post.publishedAt]],
+  };
+}
+
+export function notFoundPageMeta(): PageMeta {
+  return {
+    title: `Seite nicht gefunden | ${SITE_NAME}`,
+    description:
+      'Diese Seite gibt es nicht (mehr). Die nächsten Events findest du auf der Startseite.',
+    canonical: null,
+    noindex: true,
+    ogType: 'website',
+    image: null,
+    jsonLd: [],
+  };
+}

@@ -1,0 +1,15 @@
+import type { BlogPost, BlogPostSummary, EventDetail, EventSummary, Product } from '@awhh/machines';
+
+/**
+ * What the site's HTML needs from the products side. SiteModule binds it to the cached
+ * CatalogService, so pages, sitemap and the API always show the same data.
+ */
+export abstract class SiteCatalog {
+  abstract products(): Promise<Product[]>;
+  abstract events(): Promise<EventSummary[]>;
+  /** null for an unknown slug. */
+  abstract event(slug: string): Promise<EventDetail | null>;
+  abstract posts(): Promise<BlogPostSummary[]>;
+  /** null for an unknown slug. */
+  abstract post(slug: string): Promise<BlogPost | null>;
+}

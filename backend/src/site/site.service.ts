@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Injectable, Logger } from '@nestjs/common';
+import { nextEventLink } from '@awhh/machines';
+import { AppConfig } from '../config/config.js';
+import { type HtmlTemplate, parseTemplate, renderPage } from './html-head.js';
+import {
+  blogPostPageMeta,
+  eventPageMeta,
+  notFoundPageMeta,
+  STATIC_PAGES,
+  staticPageMeta,
+  TEST_PAGES,
+} from './page-meta.js';
+import { SiteCatalog } from './site-catalog.js';
+
+export interface SiteResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const HTML_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  // index.html names the hashed bundles of the current deploy: always revalidate.
+  'cache-control': 'no-cache',
+};
+
+function decodeSegment(segment: string): string | null {
+  try {
+    const slug = decodeURIComponent(segment).trim();
+    return slug === '' ? null : slug;
+  } catch {
+    return null;
+  }
+}
+
+function xmlEscape(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+/** The HTML, robots.txt and sitemap.xml that crawlers and link previews read (issue "site"). */
+@Injectable()
+export class SiteService {
+  private readonly logger = new Logger('Site');
+  private template: HtmlTemplate | null = null;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly catalog: SiteCatalog,
+  ) {}
+
+  /** Reads the built index.html; false when the frontend has not been built. */
+  loadTemplate(staticDir: string): boolean {
+    let html: string;
+    try {
+      html = readFileSync(join(staticDir, 'index.html'), 'utf8');
+    } catch {
+      return false;
+    }
+    this.template = parseTemplate(html);
+    return true;
+  }
+
+  private html(status: number, page: Parameters<typeof renderPage>[1]): SiteResponse {
+    if (!this.template) throw new Error('SiteService used before loadTemplate');
+    return { status, headers: { ...HTML_HEADERS }, body: renderPage(this.template, page) };
+  }
+
+  /** Answers a GET for a page path (no query string). */
+  async page(path: string): Promise<SiteResponse> {
+    const publicUrl = this.config.publicUrl;
+    if (path.length > 1 && path.endsWith('/')) {
+      const target = path.replace(/\/+$/, '') || '/';
+      return { status: 301, headers: { location: target, 'cache-control': 'no-cache' }, body: '' };
+    }
+    try {
+      if (path === '/next') {
+        // SPEC §4 / DESIGN: the next event, or / when there is none; crawlers get it too.
+        const target = nextEventLink(await this.catalog.products());
+        return {
+          status: 302,
+          headers: { location: target, 'cache-control': 'no-store' },
+          body: '',
+        };
+      }
+      const known = staticPageMeta(publicUrl, path);
+      if (known) return this.html(200, known);
+
+      const event = /^\/events\/([^/]+)$/.exec(path);
+      if (event) {
+        const slug = decodeSegment(event[1]!);
+        const detail = slug ? await this.catalog.event(slug) : null;
+        return detail
+          ? this.html(200, eventPageMeta(publicUrl, detail))
+          : this.html(404, notFoundPageMeta());
+      }
+      const post = /^\/blog\/([^/]+)$/.exec(path);
+      if (post) {
+        const slug = decodeSegment(post[1]!);
+        const found = slug ? await this.catalog.post(slug) : null;
+        return found
+          ? this.html(200, blogPostPageMeta(publicUrl, found))
+          : this.html(404, notFoundPageMeta());
+      }
+    } catch (err) {
+      // Catalog down without stale data: the SPA still loads and shows its own message.
+      this.logger.warn({ msg: 'page rendered without catalog data', path, err: String(err) });
+      return {
+        ...this.html(503, { ...notFoundPageMeta(), title: 'After Work Hamburg' }),
+        headers: { ...HTML_HEADERS, 'retry-after': '30' },
+      };
+    }
+    return this.html(404, notFoundPageMeta());
+  }
+
+  robots(): string {
+    const lines = [
+      'User-agent: *',
+      'Disallow: /api/',
+      ...TEST_PAGES.map((p) => `Disallow: ${p}`),
+      'Disallow: /cart',
+      'Disallow: /checkout',
+      'Disallow: /success',
+      '',
+      `Sitemap: ${this.config.publicUrl}/sitemap.xml`,
+      '',
+    ];
+    return lines.join('\n');
+  }
+
+  async sitemap(): Promise<string> {
+    const base = this.config.publicUrl;
+    const entries: { loc: string; lastmod?: string }[] = Object.entries(STATIC_PAGES)
+      .filter(([, page]) => page.index)
+      .map(([path]) => ({ loc: `${base}${path === '/' ? '/' : path}` }));
+    const [events, posts] = await Promise.all([this.catalog.events(), this.catalog.posts()]);
+    for (const event of events) {
+      entries.push({ loc: `${base}/events/${encodeURIComponent(event.slug)}` });
+    }
+    for (const post of posts) {
+      const lastmod = new Date(post.publishedAt);
+      entries.push({
+        loc: `${base}/blog/${encodeURIComponent(post.slug)}`,
+        ...(Number.isNaN(lastmod.getTime()) ? {} : { lastmod: lastmod.toISOString().slice(0, 10) }),
+      });
+    }
+    const urls = entries.map(
+      (e) =>
+        `  <url><loc>${xmlEscape(e.loc)}</loc>${e.lastmod ? `<lastmod>${e.lastmod}</lastmod>` : ''}</url>`,
+    );
+    return [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+      ...urls,
+      '</urlset>',
+      '',
+    ].join('\n');
+  }
+}
