@@ -37,7 +37,10 @@ module.exports = {
       rootDir: '<rootDir>/backend',
       testEnvironment: 'node',
       transform: { '^.+\\.(t|j|mj)sx?$': swc() },
-      transformIgnorePatterns: ['/node_modules/(?!(@nestjs|kysely)/)'],
+      // sanitize-html's parser (htmlparser2 and its dom packages) ships ESM only.
+      transformIgnorePatterns: [
+        '/node_modules/(?!(@nestjs|kysely|htmlparser2|domhandler|domutils|dom-serializer|domelementtype|entities)/)',
+      ],
       moduleNameMapper: { ...machines, ...jsSuffix },
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
     },
