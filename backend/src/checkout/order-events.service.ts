@@ -112,8 +112,15 @@ export class OrderEventsService {
   ): Promise<EventOutcome> {
     if (event.type === 'awhh.webhook_test') return 'test';
     if (!event.type.startsWith('checkout.session.')) return 'ignored';
-    const order = await findOrder(trx, { id: event.orderId, sessionId: event.sessionId });
-    if (!order) return 'unknown_order';
+    const found = await findOrder(trx, { id: event.orderId, sessionId: event.sessionId });
+    if (!found) return 'unknown_order';
+    // PostgreSQL runs concurrent deliveries side by side: lock the order row and read it
+    // again, so each transition sees the state the previous one committed. (SQLite's
+    // BEGIN IMMEDIATE already runs them one after another.)
+    if (this.store.kind === 'postgres') {
+      await trx.selectFrom('orders').select('id').where('id', '=', found.id).forUpdate().execute();
+    }
+    const order = (await findOrder(trx, { id: found.id }))!;
 
     switch (event.type) {
       case 'checkout.session.completed':
