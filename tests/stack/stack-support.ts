@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, REPO_ROOT } from '../support/site.js';
+
+export interface RunningStack {
+  url: string;
+  dir: string;
+  output: () => string;
+  stop: () => Promise<number | null>;
+}
+
+/**
+ * The built frontend when there is one; otherwise a minimal index.html with the same
+ * shape (head, module script), enough for the server-side meta injection under test.
+ */
+export function staticDir(): string {
+  const built = join(REPO_ROOT, 'frontend', 'dist');
+  if (existsSync(join(built, 'index.html'))) return built;
+  const dir = mkdtempSync(join(tmpdir(), 'awhh-dist-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html lang="de"><head><meta charset="UTF-8"><title>After Work Hamburg</title>' +
+      '<script type="module" crossorigin src="/assets/index-fixture.js"></script></head>' +
+      '<body><div id="root"></div></body></html>',
+  );
+  writeFileSync(join(dir, 'assets', 'index-fixture.js'), 'export {};\n'.repeat(200));
+  return dir;
+}
+
+/**
+ * Runs `node scripts/stack.mjs` (what `npm run stack` runs after the build) on free ports
+ * and its own state directory, and stops it with SIGTERM as Ctrl+C would.
+ */
+export async function startStackCli(env: Record<string, string> = {}): Promise<RunningStack> {
+  const [port, productsPort, checkoutPort] = [await freePort(), await freePort(), await freePort()];
+  const dir = mkdtempSync(join(tmpdir(), 'awhh-stack-'));
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'stack.mjs')], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      STACK_PORT: String(port),
+      STACK_PRODUCTS_PORT: String(productsPort),
+      STACK_CHECKOUT_PORT: String(checkoutPort),
+      STACK_DIR: dir,
+      STATIC_DIR: staticDir(),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (c) => (output += String(c)));
+  child.stderr!.on('data', (c) => (output += String(c)));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (!output.includes(url)) {
+    if (child.exitCode !== null) throw new Error(`stack exited early:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error(`stack did not start:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    dir,
+    output: () => output,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exit;
+    },
+  };
+}

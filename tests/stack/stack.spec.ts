@@ -1,0 +1,284 @@
+import ICAL from 'ical.js';
+import { startStackCli, type RunningStack } from './stack-support.js';
+
+// Issue #6: the production topology (nginx → products | checkout) run for real through
+// `npm run stack`: routing, headers, limits, status codes and what crawlers read.
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON-LD is checked field by field
+type JsonLd = Record<string, any>;
+
+let stack: RunningStack;
+
+beforeAll(async () => {
+  stack = await startStackCli();
+}, 90_000);
+
+afterAll(async () => {
+  // Stopping cleanly is part of the contract (Ctrl+C / SIGTERM).
+  if (stack) expect(await stack.stop()).toBe(0);
+});
+
+const get = (path: string, init?: RequestInit) =>
+  fetch(`${stack.url}${path}`, { redirect: 'manual', ...init });
+
+async function anEventSlug(): Promise<string> {
+  const events = (await (await get('/api/events')).json()) as {
+    slug: string;
+    startsAt: string | null;
+  }[];
+  const dated = events.find((e) => e.startsAt);
+  if (!dated) throw new Error('the catalog has no dated event');
+  return dated.slug;
+}
+
+describe('routing through nginx', () => {
+  const products = [
+    ['GET', '/api/woocommerce/products'],
+    ['GET', '/api/events'],
+    ['GET', '/api/blog'],
+    ['POST', '/api/coupons/validate'],
+    ['GET', '/api/health'],
+    ['GET', '/'],
+    ['GET', '/robots.txt'],
+    ['GET', '/sitemap.xml'],
+  ] as const;
+  const checkout = [
+    ['POST', '/api/checkout/session'],
+    ['GET', '/api/checkout/session/cs_unknown'],
+    ['POST', '/api/checkout/webhook'],
+    ['POST', '/api/contact'],
+  ] as const;
+
+  it.each(products)('%s %s is answered by the products process', async (method, path) => {
+    const res = await get(path, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: method === 'POST' ? '{}' : undefined,
+    });
+    expect(res.headers.get('x-served-by')).toBe('products');
+  });
+
+  it.each(checkout)('%s %s is answered by the checkout process', async (method, path) => {
+    const res = await get(path, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: method === 'POST' ? '{}' : undefined,
+    });
+    expect(res.headers.get('x-served-by')).toBe('checkout');
+  });
+
+  it('keeps the webhook body byte for byte (the signature check sees exactly what was sent)', async () => {
+    const res = await get('/api/checkout/webhook', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      body: '{"id":"evt_x","type":"checkout.session.completed"}',
+    });
+    // A bad signature is the webhook's own 400 JSON, not an nginx error page.
+    expect(res.headers.get('x-served-by')).toBe('checkout');
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/json/);
+  });
+});
+
+describe('headers', () => {
+  const paths = ['/', '/api/events', '/api/health', '/does-not-exist', '/robots.txt', '/api/nope'];
+
+  it.each(paths)('%s carries every security header', async (path) => {
+    const res = await get(path);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain('form-action');
+    expect(csp).toContain('https://checkout.stripe.com');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(res.headers.get('permissions-policy')).toContain('payment=(self)');
+  });
+
+  it('caches index.html never and hashed bundles for a year', async () => {
+    const page = await get('/');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const html = await page.text();
+    const bundle = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(bundle).toBeDefined();
+    const asset = await get(bundle!, { headers: { 'accept-encoding': 'gzip' } });
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-security-policy')).toBeTruthy();
+  });
+
+  it('compresses text responses', async () => {
+    const res = await get('/api/woocommerce/products', { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.headers.get('content-encoding')).toMatch(/gzip|br/);
+  });
+});
+
+describe('pages for crawlers', () => {
+  it('answers unknown pages and unknown slugs with 404 and the SPA shell', async () => {
+    for (const path of ['/gibt-es-nicht', '/events/gibt-es-nicht', '/blog/gibt-es-nicht']) {
+      const res = await get(path);
+      expect(res.status).toBe(404);
+      const html = await res.text();
+      expect(html).toContain('<div id="root">');
+      expect(html).toContain('noindex');
+    }
+  });
+
+  it('answers every known route with 200', async () => {
+    for (const path of [
+      '/',
+      '/faq',
+      '/cart',
+      '/contact',
+      '/success',
+      '/checkout',
+      '/impressum',
+      '/blog',
+      '/datenschutz',
+      '/coupon-test',
+      '/webhook-test',
+      '/apple-pay-test',
+    ]) {
+      expect([path, (await get(path)).status]).toEqual([path, 200]);
+    }
+  });
+
+  it('keeps the test pages out of search engines', async () => {
+    const robots = await (await get('/robots.txt')).text();
+    for (const path of ['/coupon-test', '/webhook-test', '/apple-pay-test', '/api/']) {
+      expect(robots).toContain(`Disallow: ${path}`);
+    }
+    expect(robots).toContain(`Sitemap: ${stack.url}/sitemap.xml`);
+    expect(await (await get('/coupon-test')).text()).toMatch(
+      /<meta name="robots" content="noindex/,
+    );
+  });
+
+  it('puts title, description, canonical, Open Graph and Event JSON-LD into the raw HTML of an event page', async () => {
+    const slug = await anEventSlug();
+    const event = (await (await get(`/api/events/${slug}`)).json()) as {
+      name: string;
+      startsAt: string;
+      price: number;
+    };
+    const res = await get(`/events/${slug}`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain(`<link rel="canonical" href="${stack.url}/events/${slug}">`);
+    expect(html).toMatch(
+      new RegExp(`<meta property="og:title" content="[^"]*${event.name.split(' ')[0]}`),
+    );
+    expect(html).toMatch(/<meta name="description" content="[^"]{20,}">/);
+    expect(html).toMatch(/<meta name="twitter:card"/);
+
+    const blocks = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)];
+    const data = blocks.map((m) => JSON.parse(m[1]!) as JsonLd);
+    const ld = data.find((d) => d['@type'] === 'Event');
+    expect(ld).toBeDefined();
+    expect(ld!.name).toBe(event.name);
+    expect(new Date(ld!.startDate).getTime()).toBe(new Date(event.startsAt).getTime());
+    expect(ld!.location['@type']).toBe('Place');
+    expect(ld!.offers.price).toBe(event.price.toFixed(2));
+    expect(ld!.offers.priceCurrency).toBe('EUR');
+    expect(ld!.offers.availability).toMatch(
+      /^https:\/\/schema\.org\/(InStock|LimitedAvailability|SoldOut)$/,
+    );
+  });
+
+  it('gives /faq FAQPage JSON-LD and lists events in the sitemap', async () => {
+    const faq = await (await get('/faq')).text();
+    const ld = JSON.parse(
+      /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(faq)![1]!,
+    );
+    expect(ld['@type']).toBe('FAQPage');
+    expect(ld.mainEntity.length).toBeGreaterThan(0);
+    const sitemap = await (await get('/sitemap.xml')).text();
+    expect(sitemap).toContain(`<loc>${stack.url}/events/${await anEventSlug()}</loc>`);
+  });
+
+  it('redirects /next to the next event', async () => {
+    const res = await get('/next');
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toMatch(/^\/(events\/.+)?$/);
+  });
+});
+
+describe('calendar', () => {
+  it('serves an .ics that a real iCalendar parser reads', async () => {
+    const slug = await anEventSlug();
+    const event = (await (await get(`/api/events/${slug}`)).json()) as {
+      name: string;
+      startsAt: string;
+    };
+    const res = await get(`/api/events/${slug}/calendar.ics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/calendar/);
+    const text = await res.text();
+    expect(text).toMatch(/\r\n/);
+    for (const line of text.split('\r\n')) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+
+    const calendar = new ICAL.Component(ICAL.parse(text));
+    const vevent = new ICAL.Event(calendar.getFirstSubcomponent('vevent')!);
+    expect(vevent.summary).toBe(event.name);
+    expect(vevent.uid).toBeTruthy();
+    expect(vevent.startDate.toJSDate().getTime()).toBe(new Date(event.startsAt).getTime());
+    expect(vevent.endDate.toJSDate().getTime() - vevent.startDate.toJSDate().getTime()).toBe(
+      3 * 3600_000,
+    );
+    expect(vevent.location).toBeTruthy();
+  });
+
+  it('answers 404 JSON for an unknown event', async () => {
+    const res = await get('/api/events/gibt-es-nicht/calendar.ics');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
+  });
+});
+
+describe('limits', () => {
+  it('answers a burst of contact messages with 429 JSON in German', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 15 }, () =>
+        get('/api/contact', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        }),
+      ),
+    );
+    // nginx's own limit (the API has a per-IP guard of its own): no X-Served-By.
+    const limited = results.filter((r) => r.status === 429 && !r.headers.get('x-served-by'));
+    expect(limited.length).toBeGreaterThan(0);
+    const body = (await limited[0]!.json()) as { statusCode: number; message: string };
+    expect(body.statusCode).toBe(429);
+    expect(body.message).toMatch(/Zu viele Anfragen/);
+    expect(limited[0]!.headers.get('content-security-policy')).toBeTruthy();
+  });
+
+  it('caps bursts of payment session creation with 429', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        get('/api/checkout/session', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        }),
+      ),
+    );
+    expect(
+      results.filter((r) => r.status === 429 && !r.headers.get('x-served-by')).length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('rejects oversized bodies before they reach the API', async () => {
+    const res = await get('/api/contact/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'x'.repeat(200 * 1024) }),
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.get('x-served-by')).toBeNull();
+  });
+});
