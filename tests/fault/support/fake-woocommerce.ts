@@ -241,7 +241,8 @@ export class FakeWooCommerce {
     await this.wait(this.delayMs);
     if (res.destroyed) return;
 
-    if (!this.authorised(req, url)) {
+    // WordPress's own routes (posts) are public; WooCommerce's need the consumer key.
+    if (url.pathname.startsWith('/wp-json/wc/') && !this.authorised(req, url)) {
       return json(res, 401, {
         code: 'woocommerce_rest_cannot_view',
         message: 'Sorry, you cannot list resources.',

@@ -1,0 +1,136 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort, REPO_ROOT, waitForHttp } from '../../support/site';
+
+/**
+ * The built backend as its own process, which a fault test may kill with any signal and
+ * start again on the same port and database (unlike startSite, which owns its data dir).
+ */
+export interface BackendProcess {
+  url: string;
+  port: number;
+  pid: number;
+  logs: () => string;
+  /** Sends `signal` and waits for the exit. */
+  kill: (signal?: NodeJS.Signals) => Promise<void>;
+}
+
+export async function startBackend(
+  env: Record<string, string>,
+  options: { port?: number; timeoutMs?: number } = {},
+): Promise<BackendProcess> {
+  const main = join(REPO_ROOT, 'backend', 'dist', 'main.js');
+  if (!existsSync(main)) throw new Error('The backend is not built: run `npm run build` first.');
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, [main], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      STATIC_DIR: join(REPO_ROOT, 'frontend', 'dist'),
+      LOG_LEVEL: 'warn',
+      WOOCOMMERCE_URL: '',
+      WOOCOMMERCE_KEY: '',
+      WOOCOMMERCE_SECRET: '',
+      STRIPE_SECRET_KEY: '',
+      STRIPE_WEBHOOK_SECRET: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  try {
+    await Promise.race([
+      waitForHttp(`${url}/api/health`, options.timeoutMs ?? 20_000),
+      exited.then(() => {
+        throw new Error(`The backend exited during start:\n${output}`);
+      }),
+    ]);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    url,
+    port,
+    pid: child.pid!,
+    logs: () => output,
+    kill: async (signal: NodeJS.Signals = 'SIGTERM') => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` until it returns a truthy value or the time is up. */
+export async function eventually<T>(
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown = null;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    await sleep(150);
+  }
+  throw new Error(
+    `Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
+  );
+}
+
+let clientCounter = 0;
+/**
+ * A distinct client address for each call. The per-IP rate limits (429) would otherwise
+ * stop a test's own traffic long before it reaches the code under test.
+ */
+export function clientHeaders(): Record<string, string> {
+  clientCounter += 1;
+  return {
+    'x-forwarded-for': `10.${(clientCounter >> 16) & 255}.${(clientCounter >> 8) & 255}.${clientCounter & 255}`,
+  };
+}
+
+export interface CheckoutLine {
+  productId: number;
+  name: string;
+  amount: number;
+  quantity: number;
+}
+
+/** POST /api/checkout/session with the SPEC §7 body. */
+export async function createCheckout(
+  siteUrl: string,
+  lines: CheckoutLine[],
+  extra: Record<string, unknown> = {},
+): Promise<Response> {
+  return fetch(`${siteUrl}/api/checkout/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...clientHeaders() },
+    body: JSON.stringify({
+      line_items: lines.map((l) => ({ ...l, currency: 'eur', images: [] })),
+      success_url: `${siteUrl}/success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${siteUrl}/cart`,
+      payment_method: 'card',
+      email: 'kauf@example.org',
+      ...extra,
+    }),
+  });
+}
