@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiErrorSchema } from '@awhh/machines';
-import { FakeWooCommerce, wooCoupon, wooEvent, type WooMode } from './support/fake-woocommerce';
+import { FakeWooCommerce, wooCoupon, wooEvent, type WooMode } from './support/fake-woocommerce.js';
 import {
   type BackendProcess,
   clientHeaders,
   createCheckout,
   sleep,
   startBackend,
-} from './support/backend-process';
+} from './support/backend-process.js';
 
 /**
  * SPEC §7 / issue 3: WooCommerce is slow and sometimes down. Once the catalog has been

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { REPO_ROOT } from '../support/site';
+import { REPO_ROOT } from '../support/site.js';
 
 /**
  * Whatever ships to the browser is public. A Stripe secret or restricted key, a webhook

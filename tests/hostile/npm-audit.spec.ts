@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { REPO_ROOT } from '../support/site';
+import { REPO_ROOT } from '../support/site.js';
 
 /**
  * `npm audit --omit=dev`: the dependencies that run in production carry no known high or

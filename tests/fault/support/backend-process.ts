@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, REPO_ROOT, waitForHttp } from '../../support/site';
+import { freePort, REPO_ROOT, waitForHttp } from '../../support/site.js';
 
 /**
  * The built backend as its own process, which a fault test may kill with any signal and
