@@ -1,0 +1,53 @@
+import { createBrowserRouter, data, type RouteObject } from 'react-router';
+import { withReloadGuard } from '@/lib/reload-guard';
+import { RouteError } from './error-page';
+import { RootError } from './root-error';
+import { Shell, ShellFrame } from './shell/shell';
+import { BootFallback } from './boot-fallback';
+
+// Every page is its own chunk (issue 5 §1); a failed chunk load goes through the guard.
+const page = withReloadGuard;
+
+export const routes: RouteObject[] = [
+  {
+    element: <Shell />,
+    hydrateFallbackElement: <BootFallback />,
+    errorElement: (
+      <ShellFrame>
+        <RootError />
+      </ShellFrame>
+    ),
+    children: [
+      {
+        errorElement: <RouteError />,
+        children: [
+          { index: true, lazy: page(() => import('./routes/home')) },
+          { path: 'events/:slug', lazy: page(() => import('./routes/event')) },
+          { path: 'next', lazy: page(() => import('./routes/next')) },
+          { path: 'cart', lazy: page(() => import('./routes/cart')) },
+          { path: 'checkout', lazy: page(() => import('./routes/checkout')) },
+          { path: 'success', lazy: page(() => import('./routes/success')) },
+          { path: 'blog', lazy: page(() => import('./routes/blog')) },
+          { path: 'blog/:slug', lazy: page(() => import('./routes/blog-post')) },
+          { path: 'faq', lazy: page(() => import('./routes/faq')) },
+          { path: 'contact', lazy: page(() => import('./routes/contact')) },
+          { path: 'impressum', lazy: page(() => import('./routes/impressum')) },
+          { path: 'datenschutz', lazy: page(() => import('./routes/datenschutz')) },
+          { path: 'coupon-test', lazy: page(() => import('./routes/coupon-test')) },
+          { path: 'webhook-test', lazy: page(() => import('./routes/webhook-test')) },
+          { path: 'apple-pay-test', lazy: page(() => import('./routes/apple-pay-test')) },
+          {
+            path: '*',
+            loader: () => {
+              throw data('Not Found', { status: 404 });
+            },
+          },
+        ],
+      },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

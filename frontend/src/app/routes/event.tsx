@@ -1,0 +1,67 @@
+import { useCallback } from 'react';
+import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { cartItemId, type EventDetail } from '@awhh/machines';
+import { env } from '@/config/env';
+import { isNotFound } from '@/lib/api-client';
+import { usePageMeta } from '@/lib/page-meta';
+import { Deferred } from '@/components/ui/deferred';
+import { Loading } from '@/components/ui/feedback';
+import { fetchEvent } from '@/features/events/api';
+import { EventDetailSkeleton, EventDetailView } from '@/features/events/event-detail';
+import { useCartActor } from '@/features/cart/use-cart';
+import { ErrorPage } from '../error-page';
+
+export function loader({ params, request }: LoaderFunctionArgs) {
+  return { slug: params.slug ?? '', event: fetchEvent(params.slug ?? '', request.signal) };
+}
+
+function EventMeta({ event }: { event: EventDetail }) {
+  usePageMeta({
+    title: event.name,
+    description: event.shortDescription || `${event.name} – ein Abend von ${env.productName}.`,
+  });
+  return null;
+}
+
+function Loaded({ event }: { event: EventDetail }) {
+  const cart = useCartActor();
+  const onAdd = useCallback(
+    (quantity: number) =>
+      cart.send({
+        type: 'cart.add',
+        quantity,
+        item: {
+          id: cartItemId(event.id),
+          productId: event.id,
+          name: event.name,
+          price: event.price,
+          currency: event.currency.toLowerCase(),
+          image: event.image?.src,
+        },
+      }),
+    [cart, event],
+  );
+  return (
+    <>
+      <EventMeta event={event} />
+      <EventDetailView event={event} onAdd={onAdd} />
+    </>
+  );
+}
+
+export function Component() {
+  const { event } = useLoaderData<typeof loader>();
+  return (
+    <Deferred
+      resolve={event}
+      fallback={
+        <Loading label="Event wird geladen">
+          <EventDetailSkeleton />
+        </Loading>
+      }
+      renderError={(error) => (isNotFound(error) ? <ErrorPage status={404} /> : null)}
+    >
+      {(loaded) => <Loaded event={loaded} />}
+    </Deferred>
+  );
+}

@@ -1,0 +1,162 @@
+import { Link, useLoaderData } from 'react-router';
+import { formatEuro, type BlogPostSummary, type EventSummary } from '@awhh/machines';
+import { env } from '@/config/env';
+import { paths } from '@/config/paths';
+import { formatLongDate, formatTime } from '@/lib/format';
+import { usePageMeta } from '@/lib/page-meta';
+import { ButtonLink } from '@/components/ui/button';
+import { Deferred } from '@/components/ui/deferred';
+import { Loading, Skeleton } from '@/components/ui/feedback';
+import { fetchEvents } from '@/features/events/api';
+import { availabilityLabel } from '@/features/events/availability';
+import { EventGrid, EventGridSkeleton } from '@/features/events/event-card';
+import { fetchPosts } from '@/features/blog/api';
+import { BlogPostList, BlogPostListSkeleton } from '@/features/blog/blog-posts';
+import styles from './home.module.css';
+
+export function loader({ request }: { request: Request }) {
+  // Not awaited: the page renders at once with skeletons (issue 5 §6).
+  return { events: fetchEvents(request.signal), posts: fetchPosts(request.signal) };
+}
+
+function Featured({ event }: { event: EventSummary | undefined }) {
+  if (!event) {
+    return (
+      <div className={styles.featured}>
+        <div className={styles.featuredBody}>
+          <span className={styles.featuredLabel}>Bald</span>
+          <h2 className={styles.featuredTitle}>Das nächste After Work ist in Planung</h2>
+          <p className={styles.featuredMeta}>Schau bald wieder vorbei oder schreib uns.</p>
+          <ButtonLink to={paths.contact} variant="secondary">
+            Kontakt
+          </ButtonLink>
+        </div>
+      </div>
+    );
+  }
+  const date = formatLongDate(event.startsAt);
+  const time = formatTime(event.startsAt);
+  return (
+    <article className={styles.featured} aria-labelledby="featured-title">
+      {event.image ? (
+        <img src={event.image.src} alt={event.image.alt ?? ''} width={800} height={600} />
+      ) : null}
+      <div className={styles.featuredBody}>
+        <span className={styles.featuredLabel}>Nächstes Event</span>
+        <h2 id="featured-title" className={styles.featuredTitle}>
+          {event.name}
+        </h2>
+        <p className={styles.featuredMeta}>
+          {date}
+          {time ? `, ${time}` : ''}
+          {event.venue ? ` · ${event.venue}` : ''}
+          <br />
+          {formatEuro(event.price)} · {availabilityLabel(event.availability, event.available)}
+        </p>
+        <div className={styles.featuredActions}>
+          <ButtonLink to={paths.event(event.slug)} aria-label={`Tickets für ${event.name}`}>
+            Tickets sichern
+          </ButtonLink>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+function FeaturedSkeleton() {
+  return (
+    <div className={styles.featured} aria-hidden="true">
+      <Skeleton style={{ aspectRatio: '4 / 3', width: '100%', borderRadius: 0 }} />
+      <div className={styles.featuredBody}>
+        <Skeleton height="1.2rem" width="8rem" style={{ marginBottom: '1rem' }} />
+        <Skeleton height="2rem" width="80%" style={{ marginBottom: '1rem' }} />
+        <Skeleton height="2.9rem" width="10rem" />
+      </div>
+    </div>
+  );
+}
+
+export function Component() {
+  const loaderData = useLoaderData<typeof loader>();
+  usePageMeta({
+    title: env.productName,
+    description: `${env.productName} – Networking, Music & Drinks in exklusiven Locations. Alle Termine, Tickets und Neuigkeiten.`,
+  });
+  return (
+    <>
+      <section className={styles.hero} aria-labelledby="hero-title">
+        <div className={`container ${styles.heroInner}`}>
+          <div>
+            <span className={styles.kicker}>Hamburg · After Work</span>
+            <h1 id="hero-title" className={styles.title}>
+              Networking, Music <em>&amp;</em> Drinks
+            </h1>
+            <p className={styles.lead}>
+              Feierabend in exklusiven Locations: neue Kontakte, gute Gespräche, DJ-Sets und Drinks
+              über den Dächern und an den Kais der Stadt.
+            </p>
+          </div>
+          <Deferred resolve={loaderData.events} fallback={<FeaturedSkeleton />}>
+            {(events) => <Featured event={events.find((e) => !e.past)} />}
+          </Deferred>
+        </div>
+      </section>
+
+      <div className="container">
+        <section className={styles.section} aria-labelledby="upcoming-title">
+          <div className={styles.sectionHead}>
+            <h2 id="upcoming-title">Kommende Events</h2>
+          </div>
+          <Deferred
+            resolve={loaderData.events}
+            fallback={
+              <Loading label="Events werden geladen">
+                <EventGridSkeleton />
+              </Loading>
+            }
+          >
+            {(events) => {
+              const upcoming = events.filter((e) => !e.past);
+              return upcoming.length > 0 ? (
+                <EventGrid events={upcoming} />
+              ) : (
+                <p>Gerade sind keine Termine angekündigt – die nächsten Abende sind in Planung.</p>
+              );
+            }}
+          </Deferred>
+        </section>
+
+        <Deferred resolve={loaderData.events} fallback={null} renderError={() => <></>}>
+          {(events) => {
+            const past = events.filter((e) => e.past);
+            return past.length > 0 ? (
+              <section className={styles.section} aria-labelledby="past-title">
+                <div className={styles.sectionHead}>
+                  <h2 id="past-title">Vergangene Events</h2>
+                </div>
+                <EventGrid events={past} />
+              </section>
+            ) : null;
+          }}
+        </Deferred>
+
+        <section className={`${styles.section} ${styles.last}`} aria-labelledby="blog-title">
+          <div className={styles.sectionHead}>
+            <h2 id="blog-title">Aus dem Blog</h2>
+            <Link to={paths.blog}>Alle Beiträge</Link>
+          </div>
+          <Deferred
+            resolve={loaderData.posts}
+            fallback={
+              <Loading label="Beiträge werden geladen">
+                <BlogPostListSkeleton />
+              </Loading>
+            }
+          >
+            {(posts: BlogPostSummary[]) => <BlogPostList posts={posts.slice(0, 3)} />}
+          </Deferred>
+        </section>
+      </div>
+    </>
+  );
+}

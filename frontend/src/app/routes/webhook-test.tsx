@@ -1,0 +1,130 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api } from '@/config/paths';
+import { apiGet, apiPost, errorText } from '@/lib/api-client';
+import { usePageMeta } from '@/lib/page-meta';
+import { Button } from '@/components/ui/button';
+import { Alert, ErrorState, Loading, Skeleton } from '@/components/ui/feedback';
+import { Page } from '@/components/ui/page';
+import styles from './text-page.module.css';
+
+interface WebhookEventRow {
+  type: string;
+  time: string;
+  outcome: string;
+  id?: string;
+}
+
+const timeFormat = new Intl.DateTimeFormat('de-DE', {
+  dateStyle: 'short',
+  timeStyle: 'medium',
+  timeZone: 'Europe/Berlin',
+});
+
+function formatTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : timeFormat.format(d);
+}
+
+/** DESIGN "Test pages": recent webhook events (no personal data) and a signed test event. */
+export function Component() {
+  usePageMeta({
+    title: 'Webhook-Test',
+    description: 'Interne Testseite: Webhook-Ereignisse.',
+    noindex: true,
+  });
+  const [rows, setRows] = useState<WebhookEventRow[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const load = useCallback(async () => {
+    setLoadError(null);
+    try {
+      const data = await apiGet<WebhookEventRow[] | { events: WebhookEventRow[] }>(
+        api.webhookEvents,
+      );
+      setRows(Array.isArray(data) ? data : (data?.events ?? []));
+    } catch (error) {
+      setLoadError(errorText(error));
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function sendTest() {
+    setSending(true);
+    setResult(null);
+    try {
+      await apiPost(api.webhookTest, {});
+      setResult({ ok: true, text: 'Test-Ereignis gesendet und verarbeitet.' });
+      await load();
+    } catch (error) {
+      setResult({ ok: false, text: errorText(error) });
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <Page
+      title="Webhook-Test"
+      eyebrow="Interne Testseite"
+      lead="Die letzten Ereignisse des Zahlungsdienstes – nur Typ, Zeit und Ergebnis."
+    >
+      <div className={styles.panel}>
+        <h2>Test-Ereignis</h2>
+        <p>
+          Im Testmodus sendet der Server ein signiertes Test-Ereignis an seinen eigenen Webhook.
+        </p>
+        <Button onClick={() => void sendTest()} disabled={sending}>
+          {sending ? 'Wird gesendet …' : 'Test-Ereignis senden'}
+        </Button>
+        <div aria-live="polite" style={{ marginTop: 'var(--space-4)' }}>
+          {result ? (
+            <Alert tone={result.ok ? 'success' : 'error'}>
+              <p>{result.text}</p>
+            </Alert>
+          ) : null}
+        </div>
+      </div>
+      <div className={styles.panel}>
+        <h2>Letzte Ereignisse</h2>
+        {loadError ? (
+          <ErrorState message={loadError} onRetry={() => void load()} />
+        ) : rows === null ? (
+          <Loading label="Ereignisse werden geladen">
+            <Skeleton height="1rem" width="100%" style={{ marginBottom: '0.5rem' }} />
+            <Skeleton height="1rem" width="100%" />
+          </Loading>
+        ) : rows.length === 0 ? (
+          <p>Noch keine Ereignisse empfangen.</p>
+        ) : (
+          <div style={{ overflowX: 'auto' }}>
+            <table className={styles.table}>
+              <thead>
+                <tr>
+                  <th scope="col">Typ</th>
+                  <th scope="col">Zeit</th>
+                  <th scope="col">Ergebnis</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row, i) => (
+                  <tr key={row.id ?? `${row.time}-${i}`}>
+                    <td>
+                      <code>{row.type}</code>
+                    </td>
+                    <td>{formatTime(row.time)}</td>
+                    <td>{row.outcome}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+    </Page>
+  );
+}

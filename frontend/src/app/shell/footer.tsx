@@ -1,0 +1,58 @@
+import { Link } from 'react-router';
+import { env } from '@/config/env';
+import { paths } from '@/config/paths';
+import { useNextEventLink } from '@/features/events/next-event-link';
+import logoUrl from '@/assets/logo.svg';
+import styles from './footer.module.css';
+
+/** SPEC §2: three columns, then the copyright line with the current year. */
+export function Footer() {
+  const nextHref = useNextEventLink();
+  return (
+    <footer className={styles.footer}>
+      <div className="container">
+        <div className={styles.columns}>
+          <div>
+            <img
+              className={styles.logo}
+              src={logoUrl}
+              alt={env.productName}
+              width={147}
+              height={44}
+            />
+            <p>{env.productName} – Networking, Music &amp; Drinks in exklusiven Locations.</p>
+          </div>
+          <nav aria-labelledby="footer-navigation">
+            <h2 id="footer-navigation" className={styles.heading}>
+              Navigation
+            </h2>
+            <ul className={styles.list}>
+              <li>
+                <Link to={nextHref}>Nächstes Event</Link>
+              </li>
+              <li>
+                <Link to={paths.contact}>Kontakt</Link>
+              </li>
+            </ul>
+          </nav>
+          <nav aria-labelledby="footer-legal">
+            <h2 id="footer-legal" className={styles.heading}>
+              Rechtliches
+            </h2>
+            <ul className={styles.list}>
+              <li>
+                <Link to={paths.impressum}>Impressum</Link>
+              </li>
+              <li>
+                <Link to={paths.datenschutz}>Datenschutz</Link>
+              </li>
+            </ul>
+          </nav>
+        </div>
+        <p className={styles.copyright}>
+          © {new Date().getFullYear()} {env.productName}. Alle Rechte vorbehalten.
+        </p>
+      </div>
+    </footer>
+  );
+}

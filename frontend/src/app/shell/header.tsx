@@ -1,0 +1,78 @@
+import { useEffect, useState } from 'react';
+import { Link, NavLink, useNavigation } from 'react-router';
+import { env } from '@/config/env';
+import { paths } from '@/config/paths';
+import { useCartCount } from '@/features/cart/cart-count';
+import { useNextEventLink } from '@/features/events/next-event-link';
+import logoUrl from '@/assets/logo.svg';
+import styles from './header.module.css';
+
+/** SPEC §9: the header changes once the page is scrolled more than 10 pixels. */
+export const SCROLL_THRESHOLD_PX = 10;
+
+function useScrolledPast(threshold: number): boolean {
+  const [scrolled, setScrolled] = useState(() => window.scrollY > threshold);
+  useEffect(() => {
+    const update = () => setScrolled(window.scrollY > threshold);
+    update();
+    window.addEventListener('scroll', update, { passive: true });
+    return () => window.removeEventListener('scroll', update);
+  }, [threshold]);
+  return scrolled;
+}
+
+function navClass({ isActive }: { isActive: boolean }) {
+  return isActive ? `${styles.link} ${styles.active}` : styles.link;
+}
+
+export function Header() {
+  const scrolled = useScrolledPast(SCROLL_THRESHOLD_PX);
+  const count = useCartCount();
+  const nextHref = useNextEventLink();
+  const navigation = useNavigation();
+
+  return (
+    <header
+      className={scrolled ? `${styles.header} ${styles.scrolled}` : styles.header}
+      data-scrolled={scrolled}
+    >
+      <div className={`container ${styles.inner}`}>
+        <Link
+          to={paths.home}
+          className={styles.brand}
+          aria-label={`${env.productName} – Startseite`}
+        >
+          {/* SPEC §2: the text before scrolling, the logo image after. */}
+          {scrolled ? (
+            <img
+              className={styles.logo}
+              src={logoUrl}
+              alt={env.productName}
+              width={133}
+              height={40}
+            />
+          ) : (
+            <span className={styles.wordmark}>AWHH</span>
+          )}
+        </Link>
+        <nav aria-label="Hauptnavigation" className={styles.nav}>
+          <NavLink to={nextHref} className={navClass} end>
+            Nächstes Event
+          </NavLink>
+          <NavLink to={paths.cart} className={navClass}>
+            Warenkorb
+            {count > 0 ? (
+              <span className={styles.badge} data-testid="cart-badge">
+                {count}
+                <span className="visually-hidden"> Artikel</span>
+              </span>
+            ) : null}
+          </NavLink>
+        </nav>
+      </div>
+      {navigation.state === 'loading' ? (
+        <span className={styles.progress} aria-hidden="true" />
+      ) : null}
+    </header>
+  );
+}

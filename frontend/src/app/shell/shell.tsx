@@ -1,0 +1,36 @@
+import type { ReactNode } from 'react';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { paths } from '@/config/paths';
+import { Footer } from './footer';
+import { Header } from './header';
+import styles from './shell.module.css';
+
+export function ShellFrame({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  const isHome = pathname === paths.home;
+  return (
+    <>
+      <a className={styles.skip} href="#main">
+        Zum Inhalt springen
+      </a>
+      <Header />
+      <main
+        id="main"
+        tabIndex={-1}
+        className={isHome ? styles.main : `${styles.main} ${styles.padded}`}
+      >
+        {children}
+      </main>
+      <Footer />
+    </>
+  );
+}
+
+export function Shell() {
+  return (
+    <ShellFrame>
+      <Outlet />
+      <ScrollRestoration />
+    </ShellFrame>
+  );
+}

@@ -1,0 +1,33 @@
+// Every route of SPEC §2 in one place; components link through these, never through literals.
+export const paths = {
+  home: '/',
+  faq: '/faq',
+  cart: '/cart',
+  next: '/next',
+  contact: '/contact',
+  success: '/success',
+  checkout: '/checkout',
+  impressum: '/impressum',
+  blog: '/blog',
+  blogPost: (slug: string) => `/blog/${encodeURIComponent(slug)}`,
+  couponTest: '/coupon-test',
+  datenschutz: '/datenschutz',
+  webhookTest: '/webhook-test',
+  event: (slug: string) => `/events/${encodeURIComponent(slug)}`,
+  applePayTest: '/apple-pay-test',
+} as const;
+
+export const api = {
+  products: '/api/woocommerce/products',
+  events: '/api/events',
+  event: (slug: string) => `/api/events/${encodeURIComponent(slug)}`,
+  eventCalendar: (slug: string) => `/api/events/${encodeURIComponent(slug)}/calendar.ics`,
+  blog: '/api/blog',
+  blogPost: (slug: string) => `/api/blog/${encodeURIComponent(slug)}`,
+  couponValidate: '/api/coupons/validate',
+  checkoutSession: '/api/checkout/session',
+  checkoutSessionStatus: (id: string) => `/api/checkout/session/${encodeURIComponent(id)}`,
+  contact: '/api/contact',
+  webhookEvents: '/api/checkout/webhook/events',
+  webhookTest: '/api/checkout/webhook/test',
+} as const;

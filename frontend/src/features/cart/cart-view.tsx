@@ -1,0 +1,114 @@
+import { useCallback } from 'react';
+import { formatCents, formatEuro, toCents, type CartItem, type Coupon } from '@awhh/machines';
+import { paths } from '@/config/paths';
+import { Button, ButtonLink } from '@/components/ui/button';
+import { QuantityStepper } from '@/components/ui/quantity-stepper';
+import { CouponForm } from './coupon-form';
+import { useCartActor, useCartCoupon, useCartItems, useCartTotals } from './use-cart';
+import styles from './cart.module.css';
+
+function CartLine({ item }: { item: CartItem }) {
+  const cart = useCartActor();
+  return (
+    <li className={styles.line}>
+      {item.image ? (
+        <img className={styles.thumb} src={item.image} alt="" width={96} height={96} />
+      ) : (
+        <span className={styles.thumb} />
+      )}
+      <div>
+        <h3 className={styles.name}>{item.name}</h3>
+        <p className={styles.unit}>{formatEuro(item.price)} pro Stück</p>
+      </div>
+      <div className={styles.controls}>
+        <QuantityStepper
+          label={`Anzahl für ${item.name}`}
+          value={item.quantity}
+          min={1}
+          onChange={(quantity) => cart.send({ type: 'cart.setQuantity', id: item.id, quantity })}
+        />
+        <span className={styles.lineTotal}>{formatCents(toCents(item.price) * item.quantity)}</span>
+        <Button
+          variant="ghost"
+          onClick={() => cart.send({ type: 'cart.remove', id: item.id })}
+          aria-label={`${item.name} entfernen`}
+        >
+          Entfernen
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+export function CartEmpty({ nextEventHref }: { nextEventHref: string }) {
+  return (
+    <div className={styles.empty}>
+      <h2>Dein Warenkorb ist leer</h2>
+      <p>Sichere dir einen Platz beim nächsten After Work – die Abende sind schnell ausgebucht.</p>
+      <ButtonLink to={nextEventHref}>Zum nächsten Event</ButtonLink>
+    </div>
+  );
+}
+
+export function CartSummary() {
+  const totals = useCartTotals();
+  const coupon = useCartCoupon();
+  return (
+    <dl className={styles.totals}>
+      <dt>Zwischensumme</dt>
+      <dd>{formatCents(totals.subtotal)}</dd>
+      {coupon ? (
+        <>
+          <dt>Rabatt{coupon.code ? ` (${coupon.code})` : ''}</dt>
+          <dd>−{formatCents(totals.discount)}</dd>
+        </>
+      ) : null}
+      <dt className={styles.grand}>Gesamt</dt>
+      <dd className={styles.grand}>{formatCents(totals.total)}</dd>
+    </dl>
+  );
+}
+
+/** /cart: lines, quantities, coupon, totals and the way to the checkout (issue 5 §4). */
+export function CartView({ nextEventHref }: { nextEventHref: string }) {
+  const cart = useCartActor();
+  const items = useCartItems();
+  const coupon = useCartCoupon();
+  const totals = useCartTotals();
+  const onApplied = useCallback(
+    (c: Coupon) => cart.send({ type: 'cart.applyCoupon', coupon: c }),
+    [cart],
+  );
+  const onRemoved = useCallback(() => cart.send({ type: 'cart.removeCoupon' }), [cart]);
+
+  if (items.length === 0) return <CartEmpty nextEventHref={nextEventHref} />;
+
+  return (
+    <div className={styles.layout}>
+      <section aria-labelledby="cart-lines">
+        <h2 id="cart-lines" className="visually-hidden">
+          Artikel
+        </h2>
+        <ul className={styles.lines}>
+          {items.map((item) => (
+            <CartLine key={item.id} item={item} />
+          ))}
+        </ul>
+      </section>
+      <section className={styles.summary} aria-labelledby="cart-summary">
+        <h2 id="cart-summary">Übersicht</h2>
+        <CouponForm
+          applied={coupon}
+          subtotal={totals.subtotal}
+          discount={totals.discount}
+          onApplied={onApplied}
+          onRemoved={onRemoved}
+        />
+        <CartSummary />
+        <ButtonLink to={paths.checkout} block>
+          Zur Kasse
+        </ButtonLink>
+      </section>
+    </div>
+  );
+}

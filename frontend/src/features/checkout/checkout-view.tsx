@@ -1,0 +1,174 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { useActorRef, useSelector } from '@xstate/react';
+import {
+  cartItemId,
+  formatCents,
+  formatEuro,
+  toCents,
+  type ApiError,
+  type CartItem,
+  type CartTotals,
+  type Coupon,
+  type LineUpdate,
+} from '@awhh/machines';
+import { paths } from '@/config/paths';
+import { getInspect } from '@/lib/inspect';
+import { Button } from '@/components/ui/button';
+import { Alert } from '@/components/ui/feedback';
+import { liveCheckoutMachine, successUrl } from './checkout-api';
+import styles from './checkout.module.css';
+
+export interface CheckoutViewProps {
+  items: CartItem[];
+  coupon: Coupon | null;
+  totals: CartTotals;
+  /** 409: the server's current prices and stock, for the cart to take over. */
+  onLinesChanged: (lines: LineUpdate[]) => void;
+}
+
+function toLineUpdates(problem: ApiError | null): LineUpdate[] {
+  return (problem?.lines ?? []).map((line) => ({
+    id: cartItemId(line.productId, line.variationId),
+    price: line.price,
+    available: line.available,
+  }));
+}
+
+function describeChanges(problem: ApiError, items: CartItem[]): string[] {
+  return (problem.lines ?? []).map((line) => {
+    const id = cartItemId(line.productId, line.variationId);
+    const before = items.find((i) => i.id === id);
+    if (line.available !== null && line.available < 1)
+      return `${line.name}: leider ausverkauft – aus dem Warenkorb entfernt.`;
+    if (line.available !== null && before && before.quantity > line.available) {
+      return `${line.name}: nur noch ${line.available} verfügbar – Anzahl angepasst.`;
+    }
+    if (before && toCents(before.price) !== toCents(line.price)) {
+      return `${line.name}: Preis jetzt ${formatEuro(line.price)} statt ${formatEuro(before.price)}.`;
+    }
+    return `${line.name}: aktualisiert (${formatEuro(line.price)}).`;
+  });
+}
+
+/** DESIGN "/checkout": review, acceptance and the order button of § 312j BGB. */
+export function CheckoutView({ items, coupon, totals, onLinesChanged }: CheckoutViewProps) {
+  const consentId = useId();
+  const [accepted, setAccepted] = useState(false);
+  const [changes, setChanges] = useState<string[]>([]);
+  const actor = useActorRef(liveCheckoutMachine, { inspect: getInspect() });
+  const busy = useSelector(actor, (s) => s.matches('submitting') || s.matches('redirecting'));
+  const error = useSelector(actor, (s) => s.context.error);
+  const problem = useSelector(actor, (s) => s.context.problem);
+  const submission = {
+    type: 'checkout.submit' as const,
+    items,
+    coupon,
+    successUrl: successUrl(),
+    cancelUrl: window.location.href,
+  };
+  const canSubmit = useSelector(actor, (s) => s.can(submission));
+  const itemsRef = useRef(items);
+  itemsRef.current = items;
+
+  // A 409 names the lines the server priced or stocks differently: explain, then update
+  // the cart once per answer (the cart machine applies the new prices and limits).
+  useEffect(() => {
+    const lines = toLineUpdates(problem);
+    if (!problem || lines.length === 0) {
+      setChanges([]);
+      return;
+    }
+    setChanges(describeChanges(problem, itemsRef.current));
+    onLinesChanged(lines);
+  }, [problem, onLinesChanged]);
+
+  return (
+    <div className={styles.layout}>
+      <section className={styles.panel} aria-labelledby="review-heading">
+        <h2 id="review-heading">Deine Bestellung</h2>
+        <ul className={styles.lines}>
+          {items.map((item) => (
+            <li key={item.id} className={styles.line}>
+              <p className={styles.lineName}>{item.name}</p>
+              <p className={styles.amount}>{formatCents(toCents(item.price) * item.quantity)}</p>
+              <p className={styles.lineMeta}>
+                {item.quantity} × {formatEuro(item.price)}
+              </p>
+            </li>
+          ))}
+        </ul>
+        <dl className={styles.totals}>
+          <dt>Zwischensumme</dt>
+          <dd>{formatCents(totals.subtotal)}</dd>
+          {coupon ? (
+            <>
+              <dt>Gutschein{coupon.code ? ` ${coupon.code}` : ''}</dt>
+              <dd>−{formatCents(totals.discount)}</dd>
+            </>
+          ) : null}
+          <dt className={styles.grand}>Gesamtbetrag</dt>
+          <dd className={styles.grand}>{formatCents(totals.total)}</dd>
+        </dl>
+        <p className={styles.lineMeta}>
+          Alle Preise inkl. gesetzlicher MwSt. <Link to={paths.cart}>Warenkorb bearbeiten</Link>
+        </p>
+      </section>
+
+      <section className={styles.panel} aria-labelledby="pay-heading">
+        <h2 id="pay-heading">Bezahlen</h2>
+        <div aria-live="assertive">
+          {error ? (
+            <Alert tone="error" title="Bestellung nicht abgeschlossen">
+              <p>{error}</p>
+              {changes.length > 0 ? (
+                <>
+                  <ul className={styles.changes}>
+                    {changes.map((c) => (
+                      <li key={c}>{c}</li>
+                    ))}
+                  </ul>
+                  <p>
+                    Dein Warenkorb wurde aktualisiert. Bitte prüfe die Summe und bestelle erneut.
+                  </p>
+                </>
+              ) : (
+                <p>Dein Warenkorb bleibt erhalten.</p>
+              )}
+            </Alert>
+          ) : null}
+        </div>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (accepted && canSubmit) actor.send(submission);
+          }}
+        >
+          <div className={styles.consent}>
+            <input
+              id={consentId}
+              type="checkbox"
+              checked={accepted}
+              onChange={(e) => setAccepted(e.target.checked)}
+              required
+            />
+            <label htmlFor={consentId}>
+              Ich akzeptiere die Teilnahmebedingungen und habe die{' '}
+              <Link to={paths.datenschutz} target="_blank" rel="noopener">
+                Datenschutzerklärung
+              </Link>{' '}
+              gelesen.
+            </label>
+          </div>
+          <Button type="submit" block disabled={!accepted || !canSubmit || busy}>
+            {busy ? 'Weiterleitung zur Zahlung …' : 'Zahlungspflichtig bestellen'}
+          </Button>
+          <p className={styles.hint}>
+            Du wirst zur sicheren Zahlungsseite weitergeleitet (Karte, Apple Pay, Google Pay). Nach
+            der Zahlung kommst du hierher zurück.
+          </p>
+        </form>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,182 @@
+import { useEffect, useRef, useState } from 'react';
+import { formatCents, type OrderSummary } from '@awhh/machines';
+import { paths } from '@/config/paths';
+import { errorText } from '@/lib/api-client';
+import { ButtonLink } from '@/components/ui/button';
+import { Alert, ErrorState, Loading, Skeleton } from '@/components/ui/feedback';
+import { fetchOrder } from './checkout-api';
+import styles from './checkout.module.css';
+
+/** The webhook usually lands within seconds; poll that long before explaining. */
+export const POLL_INTERVAL_MS = 1500;
+export const POLL_LIMIT_MS = 20_000;
+/** An open session after the redirect back is rarely still completing; wait less. */
+export const OPEN_POLL_LIMIT_MS = 6_000;
+
+type State =
+  | { kind: 'loading' }
+  | { kind: 'order'; order: OrderSummary; settled: boolean }
+  | { kind: 'error'; message: string };
+
+export interface SuccessViewProps {
+  sessionId: string | null;
+  /** DESIGN "/success": the cart is cleared only once the order is paid. */
+  onPaid: () => void;
+}
+
+function OrderLines({ order }: { order: OrderSummary }) {
+  return (
+    <>
+      <ul className={styles.lines}>
+        {order.lines.map((line, i) => (
+          <li key={`${line.name}-${i}`} className={styles.line}>
+            <p className={styles.lineName}>{line.name}</p>
+            <p className={styles.amount}>{formatCents(line.unitAmount * line.quantity)}</p>
+            <p className={styles.lineMeta}>
+              {line.quantity} × {formatCents(line.unitAmount)}
+            </p>
+          </li>
+        ))}
+      </ul>
+      <dl className={styles.totals}>
+        <dt>Zwischensumme</dt>
+        <dd>{formatCents(order.subtotal)}</dd>
+        {order.discount > 0 ? (
+          <>
+            <dt>Gutschein{order.couponCode ? ` ${order.couponCode}` : ''}</dt>
+            <dd>−{formatCents(order.discount)}</dd>
+          </>
+        ) : null}
+        <dt className={styles.grand}>Bezahlt</dt>
+        <dd className={styles.grand}>{formatCents(order.total)}</dd>
+      </dl>
+    </>
+  );
+}
+
+export function SuccessView({ sessionId, onPaid }: SuccessViewProps) {
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const paidRef = useRef(false);
+  const onPaidRef = useRef(onPaid);
+  onPaidRef.current = onPaid;
+
+  useEffect(() => {
+    if (!sessionId) return;
+    const controller = new AbortController();
+    const started = Date.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    const poll = async () => {
+      try {
+        const order = await fetchOrder(sessionId, controller.signal);
+        const waiting = order.status === 'processing' || order.status === 'open';
+        const limit = order.status === 'open' ? OPEN_POLL_LIMIT_MS : POLL_LIMIT_MS;
+        const settled = !waiting || Date.now() - started >= limit;
+        setState({ kind: 'order', order, settled });
+        if (order.status === 'paid' && !paidRef.current) {
+          paidRef.current = true;
+          onPaidRef.current();
+        }
+        if (!settled) timer = setTimeout(() => void poll(), POLL_INTERVAL_MS);
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        setState({ kind: 'error', message: errorText(error) });
+      }
+    };
+    setState({ kind: 'loading' });
+    void poll();
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [sessionId, attempt]);
+
+  if (!sessionId) {
+    return (
+      <Alert tone="info" title="Keine Zahlung gefunden">
+        <p>
+          Diese Seite zeigt das Ergebnis einer Zahlung. Es wurde keine Zahlungssitzung übergeben.
+        </p>
+        <ButtonLink to={paths.cart} variant="secondary">
+          Zum Warenkorb
+        </ButtonLink>
+      </Alert>
+    );
+  }
+  if (state.kind === 'loading') {
+    return (
+      <Loading label="Zahlungsstatus wird abgefragt …">
+        <Skeleton height="2rem" width="60%" style={{ marginBottom: '1rem' }} />
+        <Skeleton height="1rem" width="90%" style={{ marginBottom: '0.5rem' }} />
+        <Skeleton height="1rem" width="70%" />
+      </Loading>
+    );
+  }
+  if (state.kind === 'error') {
+    return <ErrorState message={state.message} onRetry={() => setAttempt((n) => n + 1)} />;
+  }
+
+  const { order, settled } = state;
+  if (order.status === 'paid') {
+    return (
+      <div className={styles.panel}>
+        <h2>Danke für deine Bestellung!</h2>
+        {order.orderNumber ? (
+          <p>
+            Bestellnummer <span className={styles.orderNumber}>{order.orderNumber}</span>
+          </p>
+        ) : null}
+        <p>
+          Deine Zahlung ist eingegangen.
+          {order.email ? ` Die Bestätigung geht an ${order.email}.` : ''} Wir freuen uns auf dich!
+        </p>
+        <OrderLines order={order} />
+        <div className={styles.actions}>
+          <ButtonLink to={paths.home}>Zur Startseite</ButtonLink>
+        </div>
+      </div>
+    );
+  }
+  if (!settled) {
+    return (
+      <Loading label="Zahlung wird bestätigt …">
+        <Alert tone="info" title="Zahlung wird bestätigt …">
+          <p>Der Zahlungsdienst meldet die Zahlung gerade. Das dauert meist nur wenige Sekunden.</p>
+        </Alert>
+      </Loading>
+    );
+  }
+  const text: Record<Exclude<OrderSummary['status'], 'paid'>, { title: string; body: string }> = {
+    processing: {
+      title: 'Zahlung in Bearbeitung',
+      body: 'Deine Zahlung wird noch bearbeitet. Sobald sie bestätigt ist, erhältst du eine E-Mail. Dein Warenkorb bleibt bis dahin erhalten.',
+    },
+    open: {
+      title: 'Zahlung noch nicht abgeschlossen',
+      body: 'Die Zahlung wurde noch nicht abgeschlossen. Dein Warenkorb ist erhalten – du kannst es jederzeit erneut versuchen.',
+    },
+    expired: {
+      title: 'Zahlung abgelaufen',
+      body: 'Die Zahlungssitzung ist abgelaufen, es wurde nichts abgebucht. Dein Warenkorb ist erhalten.',
+    },
+    canceled: {
+      title: 'Zahlung abgebrochen',
+      body: 'Die Zahlung wurde abgebrochen, es wurde nichts abgebucht. Dein Warenkorb ist erhalten.',
+    },
+  };
+  const t = text[order.status];
+  return (
+    <div>
+      <Alert tone="info" title={t.title}>
+        <p>{t.body}</p>
+      </Alert>
+      <div className={styles.actions}>
+        <ButtonLink to={paths.checkout}>Erneut zur Kasse</ButtonLink>
+        <ButtonLink to={paths.cart} variant="secondary">
+          Zum Warenkorb
+        </ButtonLink>
+      </div>
+    </div>
+  );
+}

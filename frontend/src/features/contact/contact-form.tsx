@@ -1,0 +1,195 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { contactRequestSchema, type ContactRequest } from '@awhh/machines';
+import { api, paths } from '@/config/paths';
+import { apiPost, errorText } from '@/lib/api-client';
+import { Button } from '@/components/ui/button';
+import { Alert } from '@/components/ui/feedback';
+import styles from './contact.module.css';
+
+type Field = 'name' | 'email' | 'message' | 'consent';
+type Errors = Partial<Record<Field, string>>;
+
+const EMPTY: ContactRequest = {
+  name: '',
+  email: '',
+  message: '',
+  consent: false as unknown as true,
+  website: '',
+};
+
+/** The shared schema decides, so browser and server say the same thing (DESIGN "/contact"). */
+function validate(values: ContactRequest): Errors {
+  const result = contactRequestSchema.safeParse(values);
+  if (result.success) return {};
+  const errors: Errors = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path[0] as Field | undefined;
+    if (field && field in EMPTY && !errors[field]) errors[field] = issue.message;
+  }
+  return errors;
+}
+
+export function ContactForm() {
+  const ids = { name: useId(), email: useId(), message: useId(), consent: useId() };
+  const [values, setValues] = useState<ContactRequest>(EMPTY);
+  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const [status, setStatus] = useState<'idle' | 'sending' | 'sent'>('idle');
+  const [serverError, setServerError] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const errors = validate(values);
+  const shown = (field: Field) => (touched[field] ? errors[field] : undefined);
+
+  const set = <K extends keyof ContactRequest>(key: K, value: ContactRequest[K]) =>
+    setValues((v) => ({ ...v, [key]: value }));
+  const blur = (field: Field) => () => setTouched((t) => ({ ...t, [field]: true }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setTouched({ name: true, email: true, message: true, consent: true });
+    const first = (['name', 'email', 'message', 'consent'] as const).find((f) => errors[f]);
+    if (first) {
+      formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(ids[first])}`)?.focus();
+      return;
+    }
+    setStatus('sending');
+    setServerError(null);
+    try {
+      await apiPost(api.contact, values);
+      setStatus('sent');
+    } catch (error) {
+      setServerError(errorText(error));
+      setStatus('idle');
+    }
+  }
+
+  if (status === 'sent') {
+    return (
+      <Alert tone="success" title="Danke für deine Nachricht!">
+        <p>Wir haben sie erhalten und melden uns so bald wie möglich bei dir.</p>
+        <Button
+          variant="secondary"
+          onClick={() => {
+            setValues(EMPTY);
+            setTouched({});
+            setStatus('idle');
+          }}
+        >
+          Weitere Nachricht schreiben
+        </Button>
+      </Alert>
+    );
+  }
+
+  const describedBy = (field: Field) => (shown(field) ? `${ids[field]}-error` : undefined);
+
+  return (
+    <form ref={formRef} className={styles.form} noValidate onSubmit={(e) => void submit(e)}>
+      {serverError ? (
+        <Alert tone="error" title="Nachricht nicht gesendet">
+          <p>{serverError}</p>
+        </Alert>
+      ) : null}
+      <div className={styles.field}>
+        <label htmlFor={ids.name}>Name</label>
+        <input
+          id={ids.name}
+          className={styles.input}
+          name="name"
+          autoComplete="name"
+          value={values.name}
+          onChange={(e) => set('name', e.target.value)}
+          onBlur={blur('name')}
+          aria-invalid={shown('name') ? true : undefined}
+          aria-describedby={describedBy('name')}
+          required
+        />
+        {shown('name') ? (
+          <p id={`${ids.name}-error`} className={styles.error}>
+            {shown('name')}
+          </p>
+        ) : null}
+      </div>
+      <div className={styles.field}>
+        <label htmlFor={ids.email}>E-Mail</label>
+        <input
+          id={ids.email}
+          className={styles.input}
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={values.email}
+          onChange={(e) => set('email', e.target.value)}
+          onBlur={blur('email')}
+          aria-invalid={shown('email') ? true : undefined}
+          aria-describedby={describedBy('email')}
+          required
+        />
+        {shown('email') ? (
+          <p id={`${ids.email}-error`} className={styles.error}>
+            {shown('email')}
+          </p>
+        ) : null}
+      </div>
+      <div className={styles.field}>
+        <label htmlFor={ids.message}>Nachricht</label>
+        <textarea
+          id={ids.message}
+          className={styles.textarea}
+          name="message"
+          value={values.message}
+          onChange={(e) => set('message', e.target.value)}
+          onBlur={blur('message')}
+          aria-invalid={shown('message') ? true : undefined}
+          aria-describedby={describedBy('message')}
+          required
+        />
+        {shown('message') ? (
+          <p id={`${ids.message}-error`} className={styles.error}>
+            {shown('message')}
+          </p>
+        ) : null}
+      </div>
+      <div className={styles.trap} aria-hidden="true">
+        <label htmlFor="contact-website">Website</label>
+        <input
+          id="contact-website"
+          name="website"
+          tabIndex={-1}
+          autoComplete="off"
+          value={values.website ?? ''}
+          onChange={(e) => set('website', e.target.value)}
+        />
+      </div>
+      <div>
+        <div className={styles.consent}>
+          <input
+            id={ids.consent}
+            type="checkbox"
+            checked={values.consent === true}
+            onChange={(e) => {
+              set('consent', e.target.checked as true);
+              setTouched((t) => ({ ...t, consent: true }));
+            }}
+            aria-invalid={shown('consent') ? true : undefined}
+            aria-describedby={describedBy('consent')}
+          />
+          <label htmlFor={ids.consent}>
+            Ich bin einverstanden, dass meine Angaben zur Beantwortung meiner Anfrage gespeichert
+            werden. Details in der <Link to={paths.datenschutz}>Datenschutzerklärung</Link>.
+          </label>
+        </div>
+        {shown('consent') ? (
+          <p id={`${ids.consent}-error`} className={styles.error}>
+            {shown('consent')}
+          </p>
+        ) : null}
+      </div>
+      <div>
+        <Button type="submit" disabled={status === 'sending'}>
+          {status === 'sending' ? 'Wird gesendet …' : 'Nachricht senden'}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,33 @@
+import { useEffect, useState } from 'react';
+import { nextEventLink, type DatedProduct } from '@awhh/machines';
+import { api, paths } from '@/config/paths';
+import { apiGet } from '@/lib/api-client';
+
+let cached: Promise<string> | null = null;
+
+/** SPEC §4: the next-event link from the product feed, computed by the shared rule. */
+export function loadNextEventLink(): Promise<string> {
+  cached ??= apiGet<DatedProduct[]>(api.products)
+    .then((feed) => nextEventLink(Array.isArray(feed) ? feed : []))
+    .catch(() => {
+      cached = null;
+      // /next asks the server again on click, so the link still leads somewhere useful.
+      return paths.next;
+    });
+  return cached;
+}
+
+/** Until the feed has answered, /next (which resolves the same rule) stands in. */
+export function useNextEventLink(): string {
+  const [href, setHref] = useState<string>(paths.next);
+  useEffect(() => {
+    let live = true;
+    void loadNextEventLink().then((link) => {
+      if (live) setHref(link);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return href;
+}
