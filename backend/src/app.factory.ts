@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { FastifyReply } from 'fastify';
 import { NestFactory, HttpAdapterHost } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
-import { ApiExceptionFilter } from './common/api-exception.filter.js';
+import { ApiExceptionFilter, toApiErrorBody } from './common/api-exception.filter.js';
 import { API_PREFIX, apiPrefixExclusions } from './common/api-prefix.js';
 import { createLogger } from './common/logger.js';
 import type { AppConfig } from './config/config.js';
@@ -35,6 +36,12 @@ export async function createApp(
     trustProxy: true,
     requestIdHeader: false,
     genReqId: requestId,
+    // Errors Fastify raises before routing (bad URL encoding, overlong parameters)
+    // never reach Nest's filters; they get the same JSON shape here.
+    frameworkErrors: (error: Error, _request: unknown, reply: FastifyReply) => {
+      const body = toApiErrorBody(error);
+      void reply.status(body.statusCode).send(body);
+    },
     // Nest's JSON logger writes the log lines; Fastify's pino logger stays off.
     logger: false,
   });
@@ -43,6 +50,8 @@ export async function createApp(
     rawBody: true,
     logger,
     bufferLogs: false,
+    // Throw instead of process.exit so tests and bootstrap() see the real error.
+    abortOnError: false,
   });
   app.setGlobalPrefix(API_PREFIX, { exclude: apiPrefixExclusions() });
   app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger));

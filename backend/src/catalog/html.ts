@@ -133,7 +133,7 @@ export function plainText(html: unknown): string {
   if (typeof html !== 'string' || html === '') return '';
   const stripped = sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} });
   return decodeEntities(stripped)
-    .replace(/\s*\[(…|&hellip;|\.\.\.)\]\s*$/, '…')
+    .replace(/\s*\[(…|&hellip;|\.\.\.)\]\s*$/, ' …')
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -46,6 +46,7 @@ export const DEFAULT_MESSAGES: Record<number, string> = {
   408: 'Die Anfrage hat zu lange gedauert.',
   409: 'Die Anfrage steht im Konflikt mit dem aktuellen Stand.',
   413: 'Der Inhalt der Anfrage ist zu groß.',
+  414: 'Die Adresse ist zu lang.',
   415: 'Dieses Format nehmen wir nicht an. Bitte sende JSON.',
   422: 'Die Angaben können wir so nicht verarbeiten.',
   429: 'Zu viele Anfragen. Bitte warte einen Moment und versuche es dann erneut.',

@@ -33,6 +33,7 @@ interface Failure {
   remaining: number;
   pathPrefix: string;
   html: boolean;
+  method: string | undefined;
 }
 
 export const FAKE_WOO_KEY = 'ck_0123456789abcdef0123456789abcdef01234567';
@@ -86,8 +87,8 @@ export class FakeWooCommerce {
   }
 
   /** The next `count` requests under `pathPrefix` fail with `status` (HTML body if asked). */
-  failNext(count: number, status = 503, pathPrefix = '/', html = false): void {
-    this.failures.push({ status, remaining: count, pathPrefix, html });
+  failNext(count: number, status = 503, pathPrefix = '/', html = false, method?: string): void {
+    this.failures.push({ status, remaining: count, pathPrefix, html, method });
   }
 
   /** Requests under `pathPrefix` wait `ms` before answering. */
@@ -130,7 +131,10 @@ export class FakeWooCommerce {
 
     if (this.down) return sendHtml(res, 503, MAINTENANCE_HTML);
     const failure = this.failures.find(
-      (f) => f.remaining > 0 && url.pathname.startsWith(f.pathPrefix),
+      (f) =>
+        f.remaining > 0 &&
+        url.pathname.startsWith(f.pathPrefix) &&
+        (f.method === undefined || f.method === req.method),
     );
     if (failure) {
       failure.remaining--;
