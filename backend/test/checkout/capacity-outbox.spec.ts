@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { StoreDatabase } from '../../src/store/store.database';
+import { StoreDatabase } from '../../src/store/store.database.js';
 import {
   checkoutBody,
   createTestApp,
@@ -11,7 +11,7 @@ import {
   postCheckout,
   resetStore,
   waitFor,
-} from './support/checkout-test-app';
+} from './support/checkout-test-app.js';
 
 jest.setTimeout(120_000);
 

@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { checkoutResponseSchema, orderSummarySchema } from '@awhh/machines';
-import { StoreDatabase } from '../../src/store/store.database';
+import { StoreDatabase } from '../../src/store/store.database.js';
 import {
   checkoutBody,
   createTestApp,
@@ -13,7 +13,7 @@ import {
   PUBLIC_URL,
   resetStore,
   waitFor,
-} from './support/checkout-test-app';
+} from './support/checkout-test-app.js';
 
 jest.setTimeout(60_000);
 

@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { StoreDatabase } from '../../src/store/store.database';
+import { StoreDatabase } from '../../src/store/store.database.js';
 import {
   createTestApp,
   createTestDatabase,
@@ -8,7 +8,7 @@ import {
   freshIp,
   inject,
   resetStore,
-} from './support/checkout-test-app';
+} from './support/checkout-test-app.js';
 
 jest.setTimeout(60_000);
 

@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { StoreDatabase } from '../../src/store/store.database';
-import { FakeStripe } from '../support/fake-stripe';
+import { StoreDatabase } from '../../src/store/store.database.js';
+import { FakeStripe } from '../support/fake-stripe.js';
 import {
   checkoutBody,
   createTestApp,
@@ -16,7 +16,7 @@ import {
   resetStore,
   signedDelivery,
   waitFor,
-} from './support/checkout-test-app';
+} from './support/checkout-test-app.js';
 
 jest.setTimeout(60_000);
 

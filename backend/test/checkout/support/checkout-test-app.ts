@@ -8,22 +8,22 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { Test } from '@nestjs/testing';
 import pg from 'pg';
 import Stripe from 'stripe';
-import { BODY_LIMIT_BYTES } from '../../../src/app.factory';
-import { AppModule } from '../../../src/app.module';
+import { BODY_LIMIT_BYTES } from '../../../src/app.factory.js';
+import { AppModule } from '../../../src/app.module.js';
 import {
   CatalogPort,
   type CatalogCoupon,
   type CatalogPost,
   type CatalogProduct,
   type OrderHandOff,
-} from '../../../src/catalog/catalog.port';
-import { CheckoutOptions } from '../../../src/checkout/checkout.options';
-import { ApiExceptionFilter } from '../../../src/common/api-exception.filter';
-import { API_PREFIX, apiPrefixExclusions } from '../../../src/common/api-prefix';
-import { createLogger } from '../../../src/common/logger';
-import { sharedRateLimiter } from '../../../src/common/rate-limit';
-import { StoreDatabase } from '../../../src/store/store.database';
-import { AppConfig, parseConfig } from '../../../src/config/config';
+} from '../../../src/catalog/catalog.port.js';
+import { CheckoutOptions } from '../../../src/checkout/checkout.options.js';
+import { ApiExceptionFilter } from '../../../src/common/api-exception.filter.js';
+import { API_PREFIX, apiPrefixExclusions } from '../../../src/common/api-prefix.js';
+import { createLogger } from '../../../src/common/logger.js';
+import { sharedRateLimiter } from '../../../src/common/rate-limit.js';
+import { StoreDatabase } from '../../../src/store/store.database.js';
+import { AppConfig, parseConfig } from '../../../src/config/config.js';
 
 export const PUBLIC_URL = 'http://shop.test';
 export const WEBHOOK_SECRET = 'whsec_test_checkout_suite';
@@ -230,6 +230,8 @@ export interface InjectResponse {
   statusCode: number;
   headers: Record<string, string>;
   body: string;
+  // Tests read arbitrary response bodies and assert on them field by field.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json(): any;
 }
 
