@@ -160,7 +160,7 @@ export const DEMO_EVENTS: DemoEvent[] = [
     },
     price: 32,
     stock: 0,
-    image: '/media/demo/event-neujahr.svg',
+    image: '/media/demo/event-alster-abend.svg',
     imageAlt: 'Abendhimmel über der Außenalster mit Segelbooten im Vordergrund',
     shortDescription:
       '<p>Einmal im Quartal trifft sich die ganze AWHH-Community: Blick auf die Alster, viele bekannte Gesichter.</p>',
