@@ -2,7 +2,6 @@ import { Link } from 'react-router';
 import { env } from '@/config/env';
 import { paths } from '@/config/paths';
 import { useNextEventLink } from '@/features/events/next-event-link';
-import logoUrl from '@/assets/logo.svg';
 import styles from './footer.module.css';
 
 /** SPEC §2: three columns, then the copyright line with the current year. */
@@ -15,9 +14,9 @@ export function Footer() {
           <div>
             <img
               className={styles.logo}
-              src={logoUrl}
+              src="/logo.svg"
               alt={env.productName}
-              width={147}
+              width={169}
               height={44}
             />
             <p>{env.productName} – Networking, Music &amp; Drinks in exklusiven Locations.</p>

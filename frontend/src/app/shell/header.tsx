@@ -4,7 +4,6 @@ import { env } from '@/config/env';
 import { paths } from '@/config/paths';
 import { useCartCount } from '@/features/cart/cart-count';
 import { useNextEventLink } from '@/features/events/next-event-link';
-import logoUrl from '@/assets/logo.svg';
 import styles from './header.module.css';
 
 /** SPEC §9: the header changes once the page is scrolled more than 10 pixels. */
@@ -46,9 +45,9 @@ export function Header() {
           {scrolled ? (
             <img
               className={styles.logo}
-              src={logoUrl}
+              src="/logo.svg"
               alt={env.productName}
-              width={133}
+              width={153}
               height={40}
             />
           ) : (

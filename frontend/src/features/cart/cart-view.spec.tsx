@@ -1,0 +1,95 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { CART_STORAGE_KEY, COUPON_STORAGE_KEY } from '@awhh/machines';
+import { mockFetch, renderRoutes } from '../../../test/helpers';
+import { getCartActor } from './cart-actor';
+import { CartView } from './cart-view';
+
+const ticket = { id: '101', productId: 101, name: 'Afterwork auf der Dachterrasse', price: 24.9 };
+
+function renderCart() {
+  return renderRoutes([{ path: '*', element: <CartView nextEventHref="/events/bald" /> }], '/cart');
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  getCartActor().send({ type: 'cart.clear' });
+});
+
+describe('CartView', () => {
+  it('shows the empty state with a way to the next event', () => {
+    renderCart();
+    expect(screen.getByRole('heading', { name: 'Dein Warenkorb ist leer' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Zum nächsten Event' })).toHaveAttribute(
+      'href',
+      '/events/bald',
+    );
+  });
+
+  it('changes quantities, sums up and removes lines', async () => {
+    const user = userEvent.setup();
+    act(() => getCartActor().send({ type: 'cart.add', item: ticket, quantity: 2 }));
+    renderCart();
+    expect(screen.getByText('Afterwork auf der Dachterrasse')).toBeInTheDocument();
+    const totals = screen.getByText('Gesamt').closest('dl')!;
+    expect(within(totals).getAllByText('49,80 €')).toHaveLength(2);
+
+    await user.click(screen.getByRole('button', { name: 'Mehr' }));
+    expect(within(totals).getAllByText('74,70 €')).toHaveLength(2);
+    expect(JSON.parse(localStorage.getItem(CART_STORAGE_KEY)!)[0].quantity).toBe(3);
+
+    await user.click(
+      screen.getByRole('button', { name: 'Afterwork auf der Dachterrasse entfernen' }),
+    );
+    expect(screen.getByRole('heading', { name: 'Dein Warenkorb ist leer' })).toBeInTheDocument();
+  });
+
+  it('applies a coupon the server accepts and shows the discount', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch({
+      'POST /api/coupons/validate': {
+        body: { code: 'AFTERWORK10', discountType: 'percent', discount: 10 },
+      },
+    });
+    act(() => getCartActor().send({ type: 'cart.add', item: ticket, quantity: 2 }));
+    renderCart();
+    await user.type(screen.getByLabelText('Gutscheincode'), 'afterwork10');
+    await user.click(screen.getByRole('button', { name: 'Einlösen' }));
+
+    expect(await screen.findByText(/eingelöst/)).toBeInTheDocument();
+    expect(calls[0]!.body).toEqual({ code: 'afterwork10', subtotal: 49.8 });
+    expect(screen.getByText('Rabatt (AFTERWORK10)')).toBeInTheDocument();
+    expect(screen.getAllByText('−4,98 €').length).toBeGreaterThan(0);
+    const totals = screen.getByText('Gesamt').closest('dl')!;
+    expect(within(totals).getByText('44,82 €')).toBeInTheDocument();
+    expect(JSON.parse(localStorage.getItem(COUPON_STORAGE_KEY)!).code).toBe('AFTERWORK10');
+
+    await user.click(screen.getByRole('button', { name: 'Gutschein entfernen' }));
+    await waitFor(() => expect(screen.queryByText(/Rabatt/)).not.toBeInTheDocument());
+    expect(localStorage.getItem(COUPON_STORAGE_KEY)).toBeNull();
+  });
+
+  it("shows the server's German reason when a coupon is refused", async () => {
+    const user = userEvent.setup();
+    mockFetch({
+      'POST /api/coupons/validate': {
+        status: 404,
+        body: {
+          statusCode: 404,
+          error: 'Not Found',
+          message: 'Diesen Gutscheincode gibt es nicht.',
+        },
+      },
+    });
+    act(() => getCartActor().send({ type: 'cart.add', item: ticket }));
+    renderCart();
+    await user.click(screen.getByRole('button', { name: 'Einlösen' }));
+    expect(await screen.findByText('Bitte gib einen Gutscheincode ein.')).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Gutscheincode'), 'FALSCH');
+    await user.click(screen.getByRole('button', { name: 'Einlösen' }));
+    expect(await screen.findByText('Diesen Gutscheincode gibt es nicht.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Gutscheincode')).toHaveAttribute('aria-invalid', 'true');
+    expect(getCartActor().getSnapshot().context.coupon).toBeNull();
+  });
+});

@@ -1,0 +1,142 @@
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { CART_STORAGE_KEY } from '@awhh/machines';
+import { Component as CheckoutPage } from '@/app/routes/checkout';
+import { getCartActor } from '@/features/cart/cart-actor';
+import { mockFetch, renderRoutes } from '../../../test/helpers';
+import { isAllowedRedirect } from './checkout-api';
+
+const ticket = { id: '101', productId: 101, name: 'Afterwork auf der Dachterrasse', price: 24.9 };
+const shirt = { id: '301', productId: 301, name: 'AWHH Shirt', price: 29 };
+
+function renderCheckout() {
+  return renderRoutes([{ path: '/checkout', element: <CheckoutPage /> }], '/checkout');
+}
+
+async function order(user: ReturnType<typeof userEvent.setup>) {
+  const button = screen.getByRole('button', { name: 'Zahlungspflichtig bestellen' });
+  expect(button).toBeDisabled();
+  await user.click(screen.getByLabelText(/Teilnahmebedingungen/));
+  expect(button).toBeEnabled();
+  await user.click(button);
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  getCartActor().send({ type: 'cart.clear' });
+  act(() => {
+    getCartActor().send({ type: 'cart.add', item: ticket, quantity: 3 });
+    getCartActor().send({ type: 'cart.add', item: shirt });
+  });
+});
+
+describe('Checkout page', () => {
+  it('sends the cart as SPEC §7 asks', async () => {
+    const user = userEvent.setup();
+    const { calls } = mockFetch({
+      'GET /api/woocommerce/products': { body: [] },
+      'POST /api/checkout/session': {
+        status: 503,
+        body: {
+          statusCode: 503,
+          error: 'Service Unavailable',
+          message: 'Der Zahlungsdienst ist gerade nicht erreichbar.',
+        },
+      },
+    });
+    renderCheckout();
+    await order(user);
+    await screen.findByText('Der Zahlungsdienst ist gerade nicht erreichbar.');
+    const body = calls.find((c) => c.method === 'POST')!.body as Record<string, unknown>;
+    expect(body).toMatchObject({
+      success_url: `${window.location.origin}/success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: window.location.href,
+      payment_method: 'card',
+      coupon: null,
+      line_items: [
+        { name: ticket.name, amount: 24.9, quantity: 3, currency: 'eur', productId: 101 },
+        { name: shirt.name, amount: 29, quantity: 1, currency: 'eur', productId: 301 },
+      ],
+    });
+  });
+
+  it('keeps the cart and says so when the server fails (503)', async () => {
+    const user = userEvent.setup();
+    mockFetch({
+      'GET /api/woocommerce/products': { body: [] },
+      'POST /api/checkout/session': {
+        status: 503,
+        body: {
+          statusCode: 503,
+          error: 'Service Unavailable',
+          message: 'Der Zahlungsdienst ist gerade nicht erreichbar.',
+        },
+      },
+    });
+    renderCheckout();
+    const before = localStorage.getItem(CART_STORAGE_KEY);
+    await order(user);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Der Zahlungsdienst ist gerade nicht erreichbar.');
+    expect(alert).toHaveTextContent('Dein Warenkorb bleibt erhalten.');
+    expect(localStorage.getItem(CART_STORAGE_KEY)).toBe(before);
+    expect(getCartActor().getSnapshot().context.items).toHaveLength(2);
+    // A second attempt is possible.
+    expect(screen.getByRole('button', { name: 'Zahlungspflichtig bestellen' })).toBeEnabled();
+  });
+
+  it('explains a 409 and takes the current prices and stock into the cart', async () => {
+    const user = userEvent.setup();
+    mockFetch({
+      'GET /api/woocommerce/products': { body: [] },
+      'POST /api/checkout/session': {
+        status: 409,
+        body: {
+          statusCode: 409,
+          error: 'Conflict',
+          message: 'Preise oder Verfügbarkeit haben sich geändert.',
+          lines: [
+            { productId: 101, name: ticket.name, price: 24.9, available: 2 },
+            { productId: 301, name: shirt.name, price: 32, available: null },
+          ],
+        },
+      },
+    });
+    renderCheckout();
+    await order(user);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Preise oder Verfügbarkeit haben sich geändert.');
+    expect(alert).toHaveTextContent(`${ticket.name}: nur noch 2 verfügbar – Anzahl angepasst.`);
+    expect(alert).toHaveTextContent(`${shirt.name}: Preis jetzt 32,00 € statt 29,00 €.`);
+
+    const items = getCartActor().getSnapshot().context.items;
+    expect(items.find((i) => i.id === '101')?.quantity).toBe(2);
+    expect(items.find((i) => i.id === '301')?.price).toBe(32);
+    const review = screen.getByRole('region', { name: 'Deine Bestellung' });
+    expect(within(review).getByText('Gesamtbetrag').nextSibling).toHaveTextContent('81,80 €');
+  });
+
+  it('refuses to send the buyer to a foreign address', async () => {
+    const user = userEvent.setup();
+    mockFetch({
+      'GET /api/woocommerce/products': { body: [] },
+      'POST /api/checkout/session': { body: { id: 'cs_1', url: 'https://evil.example/pay' } },
+    });
+    renderCheckout();
+    await order(user);
+    expect(await screen.findByRole('alert')).toHaveTextContent('unbekannte Adresse');
+    expect(getCartActor().getSnapshot().context.items).toHaveLength(2);
+  });
+});
+
+describe('isAllowedRedirect', () => {
+  it('accepts our origin and Stripe Checkout only', () => {
+    const own = 'https://awhh.example';
+    expect(isAllowedRedirect('/api/checkout/test-provider/cs_1', own)).toBe(true);
+    expect(isAllowedRedirect('https://awhh.example/x', own)).toBe(true);
+    expect(isAllowedRedirect('https://checkout.stripe.com/c/pay/cs_1', own)).toBe(true);
+    expect(isAllowedRedirect('https://checkout.stripe.com.evil.example/', own)).toBe(false);
+    expect(isAllowedRedirect('javascript:alert(1)', own)).toBe(false);
+    expect(isAllowedRedirect('http://checkout.stripe.com/', own)).toBe(false);
+  });
+});

@@ -1,0 +1,33 @@
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+
+/** Renders routes in a memory router, as the app does in the browser. */
+export function renderRoutes(routes: RouteObject[], path = '/') {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  return { router, ...render(<RouterProvider router={router} />) };
+}
+
+type Reply = { status?: number; body: unknown };
+
+/** A fetch stand-in answering by "METHOD path"; unknown calls fail loudly. */
+export function mockFetch(replies: Record<string, Reply | ((body: unknown) => Reply)>) {
+  const calls: { method: string; url: string; body: unknown }[] = [];
+  const fn = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input.toString();
+    const method = init?.method ?? 'GET';
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    calls.push({ method, url, body });
+    const entry = replies[`${method} ${url}`];
+    if (!entry) throw new Error(`unexpected fetch ${method} ${url}`);
+    const reply = typeof entry === 'function' ? entry(body) : entry;
+    const status = reply.status ?? 200;
+    return {
+      ok: status >= 200 && status < 300,
+      status,
+      statusText: '',
+      text: async () => JSON.stringify(reply.body),
+    } as Response;
+  });
+  globalThis.fetch = fn as unknown as typeof fetch;
+  return { fn, calls };
+}
