@@ -58,13 +58,16 @@ export async function createApp(
   app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();
-  fastify.addHook('onSend', async (request, reply) => {
+  // Set before the handler runs, so errors and 404s carry it too. A synchronous hook:
+  // this runs on every request of the hot feed path.
+  fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    // Names the serving process behind nginx (routing tests, ops debugging scaled containers).
-    reply.header('x-served-by', config.modules);
+    done();
   });
-  if (options.accessLog ?? true) {
-    fastify.addHook('onResponse', async (request, reply) => {
+  const accessLog =
+    (options.accessLog ?? true) && config.logLevel !== 'warn' && config.logLevel !== 'error';
+  if (accessLog) {
+    fastify.addHook('onResponse', (request, reply, done) => {
       logger.log(
         {
           msg: 'request',
@@ -76,6 +79,7 @@ export async function createApp(
         },
         'HTTP',
       );
+      done();
     });
   }
   await app.init();
