@@ -60,7 +60,14 @@ export class CachedResource<T> {
   /** The value, loading it when there is none; a stale value triggers a background refresh. */
   async get(): Promise<T> {
     const now = this.clock();
-    if (this.value === undefined) return this.refresh();
+    if (this.value === undefined) {
+      // Nothing to serve and upstream just failed: answer with that failure for a few
+      // seconds instead of sending every visitor's request on to a broken WooCommerce.
+      if (this.lastError && !this.inflight && now - this.lastErrorAt < this.errorRetryMs) {
+        throw this.lastError;
+      }
+      return this.refresh();
+    }
     const age = now - this.fetchedAt;
     if (age < this.options.ttlMs && !this.invalidated) return this.value;
     if (age < this.staleIfErrorMs) {
@@ -92,20 +99,18 @@ export class CachedResource<T> {
         this.lastError = error;
         this.lastErrorAt = this.clock();
         if (this.value !== undefined && this.clock() - this.fetchedAt < this.staleIfErrorMs) {
-          this.options.logger.warn(
-            {
-              msg: 'catalog refresh failed; serving last good data',
-              resource: this.options.name,
-              ageSeconds: Math.round((this.clock() - this.fetchedAt) / 1000),
-              err: error.message,
-            },
-            'CatalogCache',
-          );
+          this.options.logger.warn({
+            msg: 'catalog refresh failed; serving last good data',
+            resource: this.options.name,
+            ageSeconds: Math.round((this.clock() - this.fetchedAt) / 1000),
+            err: error.message,
+          });
         } else {
-          this.options.logger.error(
-            { msg: 'catalog load failed', resource: this.options.name, err: error.message },
-            'CatalogCache',
-          );
+          this.options.logger.error({
+            msg: 'catalog load failed',
+            resource: this.options.name,
+            err: error.message,
+          });
         }
         throw error;
       } finally {

@@ -118,8 +118,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
           url: request?.url,
           statusCode: body.statusCode,
           err: err.message,
-          stack: err.stack,
         },
+        err.stack,
         'ApiExceptionFilter',
       );
     }

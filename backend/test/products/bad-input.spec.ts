@@ -139,6 +139,7 @@ describe('error shape', () => {
     expect(JSON.stringify(body)).not.toMatch(/TypeError|reading/);
     expect(logger.error).toHaveBeenCalledWith(
       expect.objectContaining({ reqId: 'req-42', err: expect.stringContaining('reading') }),
+      expect.stringContaining('TypeError'),
       'ApiExceptionFilter',
     );
   });

@@ -85,7 +85,6 @@ describe('CachedResource', () => {
         msg: expect.stringContaining('serving last good data'),
         resource: 'products',
       }),
-      'CatalogCache',
     );
     expect(sut.status()).toMatchObject({ state: 'stale', lastError: 'WooCommerce: 503' });
   });
@@ -125,14 +124,24 @@ describe('CachedResource', () => {
     expect(sut.status().state).toBe('expired');
   });
 
-  it('rejects while it has nothing, and tries again on the next call', async () => {
+  it('rejects while it has nothing, repeats that failure briefly, then tries again', async () => {
     const load = jest
       .fn<Promise<string>, []>()
       .mockRejectedValueOnce(new Error('first'))
       .mockResolvedValueOnce('second');
-    const sut = new CachedResource(load, { name: 't', ttlMs: 60_000, logger: fakeLogger(), clock });
+    const sut = new CachedResource(load, {
+      name: 't',
+      ttlMs: 60_000,
+      logger: fakeLogger(),
+      clock,
+      errorRetryMs: 5_000,
+    });
     await expect(sut.get()).rejects.toThrow('first');
     expect(sut.status().state).toBe('empty');
+    now += 1_000;
+    await expect(sut.get()).rejects.toThrow('first');
+    expect(load).toHaveBeenCalledTimes(1);
+    now += 5_000;
     await expect(sut.get()).resolves.toBe('second');
   });
 
