@@ -264,13 +264,7 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
 
   /** WordPress errors are `{ code, message, data: { status } }`; the code says the most. */
   private httpError(where: string, status: number, text: string): CatalogError {
-    let detail = '';
-    try {
-      const parsed = JSON.parse(text) as { code?: unknown; message?: unknown };
-      detail = [parsed.code, parsed.message].filter((s) => typeof s === 'string').join(': ');
-    } catch {
-      detail = text.slice(0, 120).replace(/\s+/g, ' ');
-    }
+    const detail = errorDetail(text);
     const suffix = detail ? ` (${detail})` : '';
     if (status === 401 || status === 403) {
       return new CatalogError(
@@ -302,5 +296,15 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
 
   private invalid(path: string, problem: string): CatalogError {
     return new CatalogError('invalid_response', `WooCommerce: ${path} ${problem}`);
+  }
+}
+
+function errorDetail(text: string): string {
+  try {
+    const parsed = JSON.parse(text) as { code?: unknown; message?: unknown };
+    return [parsed.code, parsed.message].filter((s) => typeof s === 'string').join(': ');
+  } catch {
+    // An HTML error page (fatal error, maintenance mode): its start is enough for the log.
+    return text.slice(0, 120).replace(/\s+/g, ' ');
   }
 }
