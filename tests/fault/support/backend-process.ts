@@ -12,6 +12,8 @@ export interface BackendProcess {
   port: number;
   pid: number;
   logs: () => string;
+  /** False once the process has exited, whatever the reason. */
+  alive: () => boolean;
   /** Sends `signal` and waits for the exit. */
   kill: (signal?: NodeJS.Signals) => Promise<void>;
 }
@@ -20,7 +22,8 @@ export async function startBackend(
   env: Record<string, string>,
   options: { port?: number; timeoutMs?: number } = {},
 ): Promise<BackendProcess> {
-  const main = join(REPO_ROOT, 'backend', 'dist', 'main.js');
+  // AWHH_BACKEND_MAIN: run the suites against another build of the backend.
+  const main = process.env.AWHH_BACKEND_MAIN ?? join(REPO_ROOT, 'backend', 'dist', 'main.js');
   if (!existsSync(main)) throw new Error('The backend is not built: run `npm run build` first.');
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
@@ -62,6 +65,7 @@ export async function startBackend(
     port,
     pid: child.pid!,
     logs: () => output,
+    alive: () => child.exitCode === null && child.signalCode === null,
     kill: async (signal: NodeJS.Signals = 'SIGTERM') => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill(signal);
