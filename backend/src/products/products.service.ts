@@ -110,6 +110,7 @@ export class ProductsService {
   private readonly feedMemo = new Memo<CachedBody>();
   private readonly eventsMemo = new Memo<EventIndex>();
   private readonly blogMemo = new Memo<BlogIndex>();
+  private today = { start: 0, end: 0 };
 
   constructor(private readonly catalog: CatalogService) {}
 
@@ -140,7 +141,7 @@ export class ProductsService {
   private async eventIndex(now: Date): Promise<EventIndex> {
     const products = await this.catalog.products();
     // "past" flips at the start of the Berlin day, so the day is part of the key.
-    const key = `${this.catalog.productsGeneration}:${startOfBerlinDay(now).getTime()}`;
+    const key = `${this.catalog.productsGeneration}:${this.berlinDayStart(now)}`;
     return this.eventsMemo.get(key, () => {
       const details = orderEvents(
         products
@@ -157,6 +158,18 @@ export class ProductsService {
       );
       return { list: cachedBody(summaries), bySlug };
     });
+  }
+
+  /** Start of today in Berlin, recomputed only when the day changes (Intl is slow per request). */
+  private berlinDayStart(now: Date): number {
+    const t = now.getTime();
+    if (t < this.today.start || t >= this.today.end) {
+      const start = startOfBerlinDay(now).getTime();
+      // 36 h later is always inside the next Berlin day, DST switches included.
+      const end = startOfBerlinDay(new Date(start + 36 * 3600_000)).getTime();
+      this.today = { start, end };
+    }
+    return this.today.start;
   }
 
   private async blogIndex(): Promise<BlogIndex> {
