@@ -6,8 +6,8 @@ import {
   formatCents,
   type EventSummary,
 } from '@awhh/machines';
-import { launchBrowser, openPage } from '../support/browser';
-import { startSite, type RunningSite } from '../support/site';
+import { launchBrowser, openPage } from '../support/browser.js';
+import { startSite, type RunningSite } from '../support/site.js';
 
 // The purchase journey of issue 5 on the embedded defaults (demo catalog, test provider).
 let site: RunningSite;

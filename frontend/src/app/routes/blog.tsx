@@ -31,7 +31,7 @@ export function Component() {
           </Loading>
         }
       >
-        {(list) => <BlogPostList posts={list} />}
+        {(list) => <BlogPostList posts={list} headingLevel={2} />}
       </Deferred>
     </Page>
   );

@@ -54,8 +54,8 @@ function Featured({ event }: { event: EventSummary | undefined }) {
           {formatEuro(event.price)} · {availabilityLabel(event.availability, event.available)}
         </p>
         <div className={styles.featuredActions}>
-          <ButtonLink to={paths.event(event.slug)} aria-label={`Tickets für ${event.name}`}>
-            Tickets sichern
+          <ButtonLink to={paths.event(event.slug)}>
+            Tickets sichern<span className="visually-hidden"> für {event.name}</span>
           </ButtonLink>
         </div>
       </div>

@@ -36,11 +36,7 @@ export function Header() {
       data-scrolled={scrolled}
     >
       <div className={`container ${styles.inner}`}>
-        <Link
-          to={paths.home}
-          className={styles.brand}
-          aria-label={`${env.productName} – Startseite`}
-        >
+        <Link to={paths.home} className={styles.brand}>
           {/* SPEC §2: the text before scrolling, the logo image after. */}
           {scrolled ? (
             <img
@@ -53,6 +49,10 @@ export function Header() {
           ) : (
             <span className={styles.wordmark}>AWHH</span>
           )}
+          {/* The visible text starts the accessible name (WCAG 2.5.3). */}
+          <span className="visually-hidden">
+            {scrolled ? '' : ` – ${env.productName}`}, zur Startseite
+          </span>
         </Link>
         <nav aria-label="Hauptnavigation" className={styles.nav}>
           <NavLink to={nextHref} className={navClass} end>

@@ -15,7 +15,15 @@ function Byline({ post }: { post: BlogPostSummary }) {
   );
 }
 
-export function BlogPostList({ posts }: { posts: BlogPostSummary[] }) {
+export function BlogPostList({
+  posts,
+  headingLevel = 3,
+}: {
+  posts: BlogPostSummary[];
+  /** 2 on /blog (under the h1), 3 inside a section of another page. */
+  headingLevel?: 2 | 3;
+}) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   if (posts.length === 0) return <p>Noch keine Beiträge – schau bald wieder vorbei.</p>;
   return (
     <ul className={styles.list}>
@@ -33,9 +41,9 @@ export function BlogPostList({ posts }: { posts: BlogPostSummary[] }) {
             ) : null}
             <div className={styles.body}>
               <Byline post={post} />
-              <h3 className={styles.title}>
+              <Heading className={styles.title}>
                 <Link to={paths.blogPost(post.slug)}>{post.title}</Link>
-              </h3>
+              </Heading>
               <p className={styles.excerpt}>{post.excerpt}</p>
             </div>
           </article>

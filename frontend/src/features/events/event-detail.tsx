@@ -53,6 +53,7 @@ export function EventDetailView({ event, onAdd }: EventDetailViewProps) {
             </div>
           ) : null}
         </dl>
+        <h2 className={styles.about}>Über den Abend</h2>
         {/* Sanitised on the server (DESIGN: HTML sanitized). */}
         <div className="prose" dangerouslySetInnerHTML={{ __html: event.descriptionHtml }} />
       </div>
