@@ -6,6 +6,7 @@ import {
 } from '@awhh/machines';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../common/api-error.js';
+import { RateLimit } from '../common/rate-limit.js';
 import { parseBody } from '../common/validation.js';
 import { AppConfig } from '../config/config.js';
 import { CatalogService } from '../catalog/catalog.service.js';
@@ -15,6 +16,14 @@ import { ProductsService } from './products.service.js';
 
 export const EVENT_NOT_FOUND_MESSAGE = 'Dieses Event gibt es nicht (mehr).';
 export const POST_NOT_FOUND_MESSAGE = 'Diesen Beitrag gibt es nicht (mehr).';
+
+/** A brake on guessing codes; generous enough for a whole office behind one IP. */
+export const COUPON_RATE_LIMIT = {
+  name: 'coupon-validate',
+  limit: 60,
+  windowMs: 60_000,
+  message: 'Zu viele Gutschein-Versuche. Bitte warte eine Minute und versuche es dann erneut.',
+};
 
 /** Browsers and nginx may reuse catalog answers this long; never longer than our own TTL. */
 function maxAge(config: AppConfig): number {
@@ -89,6 +98,7 @@ export class CouponsController {
   constructor(private readonly catalog: CatalogService) {}
 
   @Post('validate')
+  @RateLimit(COUPON_RATE_LIMIT)
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   async validate(@Body() body: unknown): Promise<CouponValidationResponse> {

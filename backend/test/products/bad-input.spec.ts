@@ -83,6 +83,28 @@ describe('bad input through HTTP', () => {
     expect(errorOf(res).message).toBe('Diese Adresse gibt es nicht.');
   });
 
+  it('slows down code guessing: 429 with Retry-After beyond 60 checks a minute per client', async () => {
+    const guess = (i: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/coupons/validate',
+        headers: { 'x-forwarded-for': '203.0.113.77' },
+        payload: { code: `RATEN${i}` },
+      });
+    for (let i = 0; i < 60; i++) expect((await guess(i)).statusCode).toBe(404);
+    const blocked = await guess(60);
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(errorOf(blocked).message).toMatch(/Zu viele Gutschein-Versuche/);
+    const otherClient = await app.inject({
+      method: 'POST',
+      url: '/api/coupons/validate',
+      headers: { 'x-forwarded-for': '203.0.113.78' },
+      payload: { code: 'AFTERWORK10' },
+    });
+    expect(otherClient.statusCode).toBe(200);
+  });
+
   it('ignores prototype-pollution keys in bodies', async () => {
     const res = await post('{"code":"AFTERWORK10","__proto__":{"admin":true}}');
     expect([200, 400]).toContain(res.statusCode);
