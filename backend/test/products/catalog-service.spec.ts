@@ -1,0 +1,148 @@
+import { Logger } from '@nestjs/common';
+import {
+  EVENT_DATE_META_KEYS,
+  PLUGIN_DATE_META_KEYS,
+  parseEventDate,
+  resolveEventDate,
+} from '@awhh/machines';
+import { DemoCatalogAdapter } from '../../src/catalog/adapters/demo-catalog.adapter.js';
+import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
+import { CatalogService } from '../../src/catalog/catalog.service.js';
+import { HealthIndicators } from '../../src/health/health-indicators.js';
+import { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import { testConfig } from '../support/test-app.js';
+
+beforeAll(() => Logger.overrideLogger(false));
+
+const order = (
+  reference: string,
+  productId: number,
+  quantity: number,
+  couponCode: string | null = null,
+) => ({
+  reference,
+  email: null,
+  lines: [{ productId, name: 'Ticket', quantity, unitAmount: 2900 }],
+  couponCode,
+  total: 2900 * quantity,
+  currency: 'eur',
+  paymentReference: `pi_${reference}`,
+});
+
+describe('CatalogService over the demo catalog', () => {
+  let health: HealthIndicators;
+  let sut: CatalogService;
+  beforeEach(() => {
+    health = new HealthIndicators();
+    sut = new CatalogService(new DemoCatalogAdapter(), testConfig(), health);
+  });
+
+  it('exercises every event-date key of SPEC §3 and DESIGN, and one invalid date', async () => {
+    const products = await sut.products();
+    const keys = new Set(products.flatMap((p) => p.meta_data.map((m) => m.key)));
+    for (const key of [...EVENT_DATE_META_KEYS, ...PLUGIN_DATE_META_KEYS])
+      expect(keys).toContain(key);
+    const invalid = products.filter((p) =>
+      p.meta_data.some(
+        (m) =>
+          (EVENT_DATE_META_KEYS as readonly string[]).includes(m.key) &&
+          parseEventDate(m.value) === null,
+      ),
+    );
+    expect(invalid.length).toBeGreaterThanOrEqual(1);
+    for (const p of invalid) expect(resolveEventDate(p)?.source).toBe('meta');
+  });
+
+  it('has past and upcoming events relative to today, and three merch products', async () => {
+    const products = await sut.products();
+    const events = products.filter((p) => p.kind === 'event');
+    const dates = events.map((e) => resolveEventDate(e)!.date.getTime());
+    expect(events.length).toBeGreaterThanOrEqual(6);
+    expect(dates.some((d) => d < Date.now())).toBe(true);
+    expect(dates.some((d) => d > Date.now())).toBe(true);
+    expect(products.filter((p) => p.kind === 'product')).toHaveLength(3);
+  });
+
+  it('finds a product by id', async () => {
+    await expect(sut.productById(103)).resolves.toMatchObject({
+      slug: 'speicherstadt-networking-night',
+    });
+    await expect(sut.productById(999)).resolves.toBeUndefined();
+  });
+
+  it('reduces demo stock through an order and shows it on the next read', async () => {
+    expect((await sut.productById(103))?.stock_quantity).toBe(7);
+    await sut.createOrder(order('cs_demo_1', 103, 3));
+    await sut.products(); // stale answer, revalidation starts
+    await new Promise((r) => setImmediate(r));
+    expect((await sut.productById(103))?.stock_quantity).toBe(4);
+  });
+
+  it('counts coupon usage from orders; a fresh lookup sees it at once', async () => {
+    const before = await sut.findCoupon('freikarte');
+    await sut.createOrder(order('cs_demo_2', 101, 1, 'FREIKARTE'));
+    const after = await sut.findCoupon('FREIKARTE', { fresh: true });
+    expect(after!.usageCount).toBe(before!.usageCount + 1);
+  });
+
+  it('registers a readiness check that reports adapter and cache state', async () => {
+    const report = await health.report();
+    expect(report).toMatchObject({
+      ok: true,
+      checks: {
+        catalog: { ok: true, adapter: 'demo', products: { state: 'fresh', generation: 1 } },
+      },
+    });
+  });
+});
+
+describe('CatalogService over WooCommerce', () => {
+  let fake: FakeWooCommerce;
+  beforeEach(async () => {
+    fake = await FakeWooCommerce.start({ latencyMs: 100 });
+  });
+  afterEach(() => fake.close());
+
+  const service = () =>
+    new CatalogService(
+      new WooCommerceCatalogAdapter(
+        { url: fake.url, key: fake.key, secret: fake.secret },
+        { backoffMs: 5 },
+      ),
+      testConfig(),
+      new HealthIndicators(),
+    );
+
+  it('makes one upstream call per resource for 200 concurrent cold reads', async () => {
+    const sut = service();
+    await Promise.all([
+      ...Array.from({ length: 100 }, () => sut.products()),
+      ...Array.from({ length: 50 }, () => sut.posts()),
+      ...Array.from({ length: 50 }, (_, i) =>
+        sut.findCoupon(i % 2 ? 'AFTERWORK10' : 'afterwork10'),
+      ),
+    ]);
+    expect(fake.calls('/wp-json/wc/v3/products')).toBe(1);
+    expect(fake.calls('/wp-json/wp/v2/posts')).toBe(1);
+    expect(fake.calls('/wp-json/wc/v3/coupons')).toBe(1);
+  });
+
+  it('is not ready while WooCommerce refuses its keys, and says why', async () => {
+    const health = new HealthIndicators();
+    new CatalogService(
+      new WooCommerceCatalogAdapter(
+        { url: fake.url, key: fake.key, secret: 'falsch' },
+        { backoffMs: 5 },
+      ),
+      testConfig(),
+      health,
+    );
+    const report = await health.report();
+    expect(report.ok).toBe(false);
+    expect(report.checks.catalog).toMatchObject({
+      ok: false,
+      adapter: 'woocommerce',
+      products: { state: 'empty', lastError: expect.stringMatching(/401/) },
+    });
+  });
+});
