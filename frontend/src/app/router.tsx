@@ -1,6 +1,6 @@
 import { createBrowserRouter, data, type RouteObject } from 'react-router';
 import { withReloadGuard } from '@/lib/reload-guard';
-import { RouteError } from './error-page';
+import { ErrorPage, RouteError } from './error-page';
 import { RootError } from './root-error';
 import { Shell, ShellFrame } from './shell/shell';
 import { BootFallback } from './boot-fallback';
@@ -38,6 +38,8 @@ export const routes: RouteObject[] = [
           { path: 'apple-pay-test', lazy: page(() => import('./routes/apple-pay-test')) },
           {
             path: '*',
+            // The loader answers first; the element only keeps the router from warning.
+            element: <ErrorPage status={404} />,
             loader: () => {
               throw data('Not Found', { status: 404 });
             },

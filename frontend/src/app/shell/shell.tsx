@@ -30,7 +30,11 @@ export function Shell() {
   return (
     <ShellFrame>
       <Outlet />
-      <ScrollRestoration />
+      {/* Every fresh page load has the key "default"; keying those by path keeps one
+          page's scroll position from being applied to another. */}
+      <ScrollRestoration
+        getKey={(location) => (location.key === 'default' ? location.pathname : location.key)}
+      />
     </ShellFrame>
   );
 }
