@@ -6,8 +6,19 @@ import { WooCommerceCatalogAdapter } from './woocommerce-catalog.adapter.js';
 
 /** WooCommerce when WOOCOMMERCE_URL is set (parseConfig already demanded key and secret). */
 export function createCatalogAdapter(config: AppConfig): CatalogPort {
-  if (config.woocommerce) return new WooCommerceCatalogAdapter(config.woocommerce);
-  new Logger('Catalog').log('WOOCOMMERCE_URL is not set: serving the embedded demo catalog');
+  const logger = new Logger('Catalog');
+  if (config.woocommerce) {
+    const { hostname, protocol } = new URL(config.woocommerce.url);
+    // WooCommerce only accepts keys as basic auth over HTTPS; over plain HTTP it answers
+    // 401 and the cause is hard to spot from the error alone.
+    if (protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(hostname)) {
+      logger.warn(
+        'WOOCOMMERCE_URL uses http: WooCommerce accepts API keys only over HTTPS; expect 401 answers',
+      );
+    }
+    return new WooCommerceCatalogAdapter(config.woocommerce);
+  }
+  logger.log('WOOCOMMERCE_URL is not set: serving the embedded demo catalog');
   return new DemoCatalogAdapter();
 }
 
