@@ -5,6 +5,7 @@ import {
   parseEventDate,
   resolveEventDate,
 } from '@awhh/machines';
+import { createCatalogAdapter } from '../../src/catalog/adapters/catalog-adapter.factory.js';
 import { DemoCatalogAdapter } from '../../src/catalog/adapters/demo-catalog.adapter.js';
 import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
 import { CatalogService } from '../../src/catalog/catalog.service.js';
@@ -144,5 +145,17 @@ describe('CatalogService over WooCommerce', () => {
       adapter: 'woocommerce',
       products: { state: 'empty', lastError: expect.stringMatching(/401/) },
     });
+  });
+});
+
+describe('createCatalogAdapter', () => {
+  it('picks the demo catalog without WOOCOMMERCE_URL and WooCommerce with it', () => {
+    expect(createCatalogAdapter(testConfig()).name).toBe('demo');
+    const woo = testConfig({
+      WOOCOMMERCE_URL: 'https://shop.example',
+      WOOCOMMERCE_KEY: 'ck_x',
+      WOOCOMMERCE_SECRET: 'cs_x',
+    });
+    expect(createCatalogAdapter(woo)).toBeInstanceOf(WooCommerceCatalogAdapter);
   });
 });
