@@ -11,6 +11,15 @@ interface ApplePaySessionLike {
   canMakePayments(): boolean;
 }
 
+function applePayAvailable(session: ApplePaySessionLike | undefined): Check {
+  try {
+    return session?.canMakePayments() ? 'ja' : 'nein';
+  } catch {
+    // Safari throws outside a secure context.
+    return 'nein';
+  }
+}
+
 /** DESIGN "Test pages": Apple Pay / Payment Request availability and the association file. */
 export function Component() {
   usePageMeta({
@@ -24,12 +33,7 @@ export function Component() {
     PaymentRequest?: unknown;
   };
   const paymentRequest: Check = typeof w.PaymentRequest === 'function' ? 'ja' : 'nein';
-  let applePay: Check = 'nein';
-  try {
-    applePay = w.ApplePaySession?.canMakePayments() ? 'ja' : 'nein';
-  } catch {
-    applePay = 'nein';
-  }
+  const applePay = applePayAvailable(w.ApplePaySession);
 
   useEffect(() => {
     const controller = new AbortController();

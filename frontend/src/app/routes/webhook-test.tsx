@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from '@/config/paths';
 import { apiGet, apiPost, errorText } from '@/lib/api-client';
 import { usePageMeta } from '@/lib/page-meta';
@@ -37,21 +37,25 @@ export function Component() {
   const [sending, setSending] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
 
-  const load = useCallback(async () => {
-    setLoadError(null);
-    try {
-      const data = await apiGet<WebhookEventRow[] | { events: WebhookEventRow[] }>(
-        api.webhookEvents,
-      );
-      setRows(Array.isArray(data) ? data : (data?.events ?? []));
-    } catch (error) {
-      setLoadError(errorText(error));
-    }
-  }, []);
+  const [attempt, setAttempt] = useState(0);
+  const reload = () => setAttempt((n) => n + 1);
 
   useEffect(() => {
-    void load();
-  }, [load]);
+    let live = true;
+    apiGet<WebhookEventRow[] | { events: WebhookEventRow[] }>(api.webhookEvents).then(
+      (data) => {
+        if (!live) return;
+        setRows(Array.isArray(data) ? data : (data?.events ?? []));
+        setLoadError(null);
+      },
+      (error: unknown) => {
+        if (live) setLoadError(errorText(error));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [attempt]);
 
   async function sendTest() {
     setSending(true);
@@ -59,7 +63,7 @@ export function Component() {
     try {
       await apiPost(api.webhookTest, {});
       setResult({ ok: true, text: 'Test-Ereignis gesendet und verarbeitet.' });
-      await load();
+      reload();
     } catch (error) {
       setResult({ ok: false, text: errorText(error) });
     } finally {
@@ -92,7 +96,7 @@ export function Component() {
       <div className={styles.panel}>
         <h2>Letzte Ereignisse</h2>
         {loadError ? (
-          <ErrorState message={loadError} onRetry={() => void load()} />
+          <ErrorState message={loadError} onRetry={reload} />
         ) : rows === null ? (
           <Loading label="Ereignisse werden geladen">
             <Skeleton height="1rem" width="100%" style={{ marginBottom: '0.5rem' }} />

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import {
@@ -9,6 +9,7 @@ import {
   type ApiError,
   type CartItem,
   type CartTotals,
+  type CheckoutLineItem,
   type Coupon,
   type LineUpdate,
 } from '@awhh/machines';
@@ -35,17 +36,23 @@ function toLineUpdates(problem: ApiError | null): LineUpdate[] {
   }));
 }
 
-function describeChanges(problem: ApiError, items: CartItem[]): string[] {
+type SentLine = Pick<CheckoutLineItem, 'productId' | 'variationId' | 'amount' | 'quantity'>;
+
+/** Compares the server's answer with what was sent (the cart at the time of ordering). */
+function describeChanges(problem: ApiError, sent: readonly SentLine[]): string[] {
   return (problem.lines ?? []).map((line) => {
-    const id = cartItemId(line.productId, line.variationId);
-    const before = items.find((i) => i.id === id);
-    if (line.available !== null && line.available < 1)
+    const before = sent.find(
+      (l) =>
+        l.productId === line.productId && (l.variationId ?? null) === (line.variationId ?? null),
+    );
+    if (line.available !== null && line.available < 1) {
       return `${line.name}: leider ausverkauft – aus dem Warenkorb entfernt.`;
+    }
     if (line.available !== null && before && before.quantity > line.available) {
       return `${line.name}: nur noch ${line.available} verfügbar – Anzahl angepasst.`;
     }
-    if (before && toCents(before.price) !== toCents(line.price)) {
-      return `${line.name}: Preis jetzt ${formatEuro(line.price)} statt ${formatEuro(before.price)}.`;
+    if (before && toCents(before.amount) !== toCents(line.price)) {
+      return `${line.name}: Preis jetzt ${formatEuro(line.price)} statt ${formatEuro(before.amount)}.`;
     }
     return `${line.name}: aktualisiert (${formatEuro(line.price)}).`;
   });
@@ -59,7 +66,6 @@ export function CheckoutView({ items, coupon, totals, onLinesChanged }: Checkout
   const actor = useActorRef(liveCheckoutMachine, { inspect: getInspect() });
   const busy = useSelector(actor, (s) => s.matches('submitting') || s.matches('redirecting'));
   const error = useSelector(actor, (s) => s.context.error);
-  const problem = useSelector(actor, (s) => s.context.problem);
   const submission = {
     type: 'checkout.submit' as const,
     items,
@@ -68,20 +74,24 @@ export function CheckoutView({ items, coupon, totals, onLinesChanged }: Checkout
     cancelUrl: window.location.href,
   };
   const canSubmit = useSelector(actor, (s) => s.can(submission));
-  const itemsRef = useRef(items);
-  itemsRef.current = items;
-
   // A 409 names the lines the server priced or stocks differently: explain, then update
   // the cart once per answer (the cart machine applies the new prices and limits).
   useEffect(() => {
-    const lines = toLineUpdates(problem);
-    if (!problem || lines.length === 0) {
-      setChanges([]);
-      return;
-    }
-    setChanges(describeChanges(problem, itemsRef.current));
-    onLinesChanged(lines);
-  }, [problem, onLinesChanged]);
+    let seen: ApiError | null = null;
+    const subscription = actor.subscribe((snapshot) => {
+      const { problem, request } = snapshot.context;
+      if (problem === seen) return;
+      seen = problem;
+      const lines = toLineUpdates(problem);
+      if (!problem || lines.length === 0) {
+        setChanges([]);
+        return;
+      }
+      setChanges(describeChanges(problem, request?.line_items ?? []));
+      onLinesChanged(lines);
+    });
+    return () => subscription.unsubscribe();
+  }, [actor, onLinesChanged]);
 
   return (
     <div className={styles.layout}>

@@ -58,8 +58,6 @@ export function SuccessView({ sessionId, onPaid }: SuccessViewProps) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const paidRef = useRef(false);
-  const onPaidRef = useRef(onPaid);
-  onPaidRef.current = onPaid;
 
   useEffect(() => {
     if (!sessionId) return;
@@ -76,7 +74,7 @@ export function SuccessView({ sessionId, onPaid }: SuccessViewProps) {
         setState({ kind: 'order', order, settled });
         if (order.status === 'paid' && !paidRef.current) {
           paidRef.current = true;
-          onPaidRef.current();
+          onPaid();
         }
         if (!settled) timer = setTimeout(() => void poll(), POLL_INTERVAL_MS);
       } catch (error) {
@@ -84,13 +82,12 @@ export function SuccessView({ sessionId, onPaid }: SuccessViewProps) {
         setState({ kind: 'error', message: errorText(error) });
       }
     };
-    setState({ kind: 'loading' });
     void poll();
     return () => {
       controller.abort();
       clearTimeout(timer);
     };
-  }, [sessionId, attempt]);
+  }, [sessionId, attempt, onPaid]);
 
   if (!sessionId) {
     return (
@@ -114,7 +111,15 @@ export function SuccessView({ sessionId, onPaid }: SuccessViewProps) {
     );
   }
   if (state.kind === 'error') {
-    return <ErrorState message={state.message} onRetry={() => setAttempt((n) => n + 1)} />;
+    return (
+      <ErrorState
+        message={state.message}
+        onRetry={() => {
+          setState({ kind: 'loading' });
+          setAttempt((n) => n + 1);
+        }}
+      />
+    );
   }
 
   const { order, settled } = state;
