@@ -33,7 +33,7 @@ export async function createApp(
   const logger = createLogger(config.logLevel);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     requestIdHeader: false,
     genReqId: requestId,
     // Errors Fastify raises before routing (bad URL encoding, overlong parameters)

@@ -29,6 +29,11 @@ export interface AppConfigShape {
   /** Built frontend served by the single-process `npm start`; null when nginx serves it. */
   staticDir: string | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /**
+   * Which peers may set X-Forwarded-For (per-IP rate limits depend on it): a boolean or
+   * proxy-addr names/CIDRs. Default: loopback and private networks, where nginx runs.
+   */
+  trustProxy: boolean | string;
 }
 
 /** Names the variable and what is wrong with it, so ops can fix it without reading code. */
@@ -51,6 +56,7 @@ export class AppConfig implements AppConfigShape {
   readonly catalogTtlSeconds!: number;
   readonly staticDir!: string | null;
   readonly logLevel!: AppConfigShape['logLevel'];
+  readonly trustProxy!: boolean | string;
 
   constructor(shape: AppConfigShape) {
     Object.assign(this, shape);
@@ -154,6 +160,10 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
     throw new ConfigError('LOG_LEVEL', `must be debug, info, warn or error (got "${logLevel}")`);
   }
 
+  const trustProxyRaw = text(env, 'TRUST_PROXY') ?? 'loopback,uniquelocal';
+  const trustProxy =
+    trustProxyRaw === 'true' ? true : trustProxyRaw === 'false' ? false : trustProxyRaw;
+
   return {
     port,
     host: text(env, 'HOST') ?? '0.0.0.0',
@@ -165,5 +175,6 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
     catalogTtlSeconds: integer(env, 'CATALOG_TTL_SECONDS', 60, 0, 86_400),
     staticDir: staticDirRaw === 'off' ? null : resolve(staticDirRaw ?? 'frontend/dist'),
     logLevel,
+    trustProxy,
   };
 }
