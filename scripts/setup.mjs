@@ -9,11 +9,18 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const forTests = process.argv.includes('--test');
-const run = (cmd) => execSync(cmd, { cwd: root, stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } });
+const run = (cmd) =>
+  execSync(cmd, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+  });
 
 const lock = join(root, 'package-lock.json');
 const stamp = join(root, 'node_modules', '.awhh-lock-hash');
-const hash = existsSync(lock) ? createHash('sha256').update(readFileSync(lock)).digest('hex') : 'none';
+const hash = existsSync(lock)
+  ? createHash('sha256').update(readFileSync(lock)).digest('hex')
+  : 'none';
 if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
   console.log('Installing npm dependencies (npm install) …');
   // `npm ci` is not usable here: the lockfile cannot list other platforms' optional packages.
@@ -31,7 +38,9 @@ if (forTests) {
     const names = wanted.map(([name]) => name).join(' ');
     const isRoot = process.getuid?.() === 0;
     if (!isRoot || !existsSync('/usr/bin/apt-get')) {
-      console.error(`The tests need these Debian packages: ${names}\nInstall them with: sudo apt-get update && sudo apt-get install -y ${names}`);
+      console.error(
+        `The tests need these Debian packages: ${names}\nInstall them with: sudo apt-get update && sudo apt-get install -y ${names}`,
+      );
       process.exit(1);
     }
     console.log(`Installing ${names} from Debian's packages …`);

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { launchBrowser, openPage } from '../support/browser';
-import { startSite, type RunningSite } from '../support/site';
+import { launchBrowser, openPage } from '../support/browser.js';
+import { startSite, type RunningSite } from '../support/site.js';
 
 let site: RunningSite;
 let browser: Browser;
