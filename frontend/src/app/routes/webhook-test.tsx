@@ -9,9 +9,15 @@ import styles from './text-page.module.css';
 
 interface WebhookEventRow {
   type: string;
-  time: string;
+  receivedAt?: string;
+  time?: string;
   outcome: string;
   id?: string;
+}
+
+interface WebhookEventsResponse {
+  mode?: 'test' | 'live';
+  events: WebhookEventRow[];
 }
 
 const timeFormat = new Intl.DateTimeFormat('de-DE', {
@@ -20,7 +26,8 @@ const timeFormat = new Intl.DateTimeFormat('de-DE', {
   timeZone: 'Europe/Berlin',
 });
 
-function formatTime(iso: string): string {
+function formatTime(iso: string | undefined): string {
+  if (!iso) return '–';
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : timeFormat.format(d);
 }
@@ -37,15 +44,17 @@ export function Component() {
   const [sending, setSending] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
 
+  const [mode, setMode] = useState<'test' | 'live' | null>(null);
   const [attempt, setAttempt] = useState(0);
   const reload = () => setAttempt((n) => n + 1);
 
   useEffect(() => {
     let live = true;
-    apiGet<WebhookEventRow[] | { events: WebhookEventRow[] }>(api.webhookEvents).then(
+    apiGet<WebhookEventsResponse | WebhookEventRow[]>(api.webhookEvents).then(
       (data) => {
         if (!live) return;
         setRows(Array.isArray(data) ? data : (data?.events ?? []));
+        setMode(Array.isArray(data) ? null : (data?.mode ?? null));
         setLoadError(null);
       },
       (error: unknown) => {
@@ -77,22 +86,29 @@ export function Component() {
       eyebrow="Interne Testseite"
       lead="Die letzten Ereignisse des Zahlungsdienstes – nur Typ, Zeit und Ergebnis."
     >
-      <div className={styles.panel}>
-        <h2>Test-Ereignis</h2>
-        <p>
-          Im Testmodus sendet der Server ein signiertes Test-Ereignis an seinen eigenen Webhook.
+      {mode === 'live' ? (
+        <p className={styles.notice}>
+          Live-Modus: Test-Ereignisse sind abgeschaltet, hier stehen nur echte Ereignisse des
+          Zahlungsdienstes.
         </p>
-        <Button onClick={() => void sendTest()} disabled={sending}>
-          {sending ? 'Wird gesendet …' : 'Test-Ereignis senden'}
-        </Button>
-        <div aria-live="polite" style={{ marginTop: 'var(--space-4)' }}>
-          {result ? (
-            <Alert tone={result.ok ? 'success' : 'error'}>
-              <p>{result.text}</p>
-            </Alert>
-          ) : null}
+      ) : (
+        <div className={styles.panel}>
+          <h2>Test-Ereignis</h2>
+          <p>
+            Im Testmodus sendet der Server ein signiertes Test-Ereignis an seinen eigenen Webhook.
+          </p>
+          <Button onClick={() => void sendTest()} disabled={sending}>
+            {sending ? 'Wird gesendet …' : 'Test-Ereignis senden'}
+          </Button>
+          <div aria-live="polite" style={{ marginTop: 'var(--space-4)' }}>
+            {result ? (
+              <Alert tone={result.ok ? 'success' : 'error'}>
+                <p>{result.text}</p>
+              </Alert>
+            ) : null}
+          </div>
         </div>
-      </div>
+      )}
       <div className={styles.panel}>
         <h2>Letzte Ereignisse</h2>
         {loadError ? (
@@ -116,11 +132,11 @@ export function Component() {
               </thead>
               <tbody>
                 {rows.map((row, i) => (
-                  <tr key={row.id ?? `${row.time}-${i}`}>
+                  <tr key={row.id ?? `${row.receivedAt ?? row.time}-${i}`}>
                     <td>
                       <code>{row.type}</code>
                     </td>
-                    <td>{formatTime(row.time)}</td>
+                    <td>{formatTime(row.receivedAt ?? row.time)}</td>
                     <td>{row.outcome}</td>
                   </tr>
                 ))}
