@@ -54,7 +54,7 @@ async function post(
       ...clientHeaders(),
       ...headers,
     },
-    body,
+    body: typeof body === 'string' ? body : new Uint8Array(body),
   });
   const raw = await res.text();
   let parsed: unknown = undefined;

@@ -1,0 +1,495 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { FakeWooCommerce, wooEvent } from '../fault/support/fake-woocommerce.js';
+import { type BackendProcess, startBackend } from '../fault/support/backend-process.js';
+import { startStackCli, type RunningStack } from '../stack/stack-support.js';
+import { REPO_ROOT } from '../support/site.js';
+import { measureFrontend } from './frontend-size.js';
+
+/**
+ * Issue 7 figures on this machine, over loopback: sizes, Lighthouse, feed and checkout
+ * throughput. Every figure is the median of RUNS runs, and every ratio compares two
+ * figures taken side by side in the same run. Prints one table, writes
+ * bench/results/<timestamp>.json and the README table between its markers.
+ */
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const FEED_CONNECTIONS = 50;
+const CHECKOUT_CONNECTIONS = 20;
+const COLD_REQUESTS = 200;
+const UPSTREAM_DELAY_MS = 800;
+const KB = 1024;
+
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p99: number; average: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodeStats?: Record<string, { count: number }>;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+// autocannon ships no types; the options used here are its documented ones.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon') as Autocannon;
+
+interface Row {
+  group: string;
+  metric: string;
+  value: number | null;
+  unit: string;
+  budget?: { op: '<=' | '>=' | '='; value: number };
+  runs?: number[];
+  note?: string;
+}
+
+const rows: Row[] = [];
+const lighthouseFindings = new Map<string, string[]>();
+const notes: string[] = [];
+const started = new Date();
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+function row(
+  group: string,
+  metric: string,
+  runs: number[] | number | null,
+  unit: string,
+  budget?: Row['budget'],
+) {
+  const list = Array.isArray(runs) ? runs : runs === null ? [] : [runs];
+  rows.push({
+    group,
+    metric,
+    value: list.length ? median(list) : null,
+    unit,
+    budget,
+    runs: Array.isArray(runs) ? runs : undefined,
+  });
+}
+
+function verdict(r: Row): string {
+  if (!r.budget) return '';
+  if (r.value === null) return 'n/a';
+  const { op, value } = r.budget;
+  const ok = op === '<=' ? r.value <= value : op === '>=' ? r.value >= value : r.value === value;
+  return ok ? 'ok' : 'MISSED';
+}
+
+function show(r: Row): string {
+  if (r.value === null) return 'n/a';
+  if (r.unit === 'B') return `${(r.value / KB).toFixed(1)} KB`;
+  if (r.unit === 'ms') return `${r.value.toFixed(r.value < 10 ? 1 : 0)} ms`;
+  if (r.unit === 'x') return `${r.value.toFixed(2)} ×`;
+  if (r.unit === 'req/s') return `${Math.round(r.value)} req/s`;
+  if (r.unit === 'score') return String(Math.round(r.value));
+  return `${Number.isInteger(r.value) ? r.value : r.value.toFixed(3)}${r.unit ? ' ' + r.unit : ''}`;
+}
+
+function showBudget(r: Row): string {
+  if (!r.budget) return '';
+  const shown = show({ ...r, value: r.budget.value });
+  return `${r.budget.op === '<=' ? '≤' : r.budget.op === '>=' ? '≥' : '='} ${shown}`;
+}
+
+function table(): string {
+  const header = ['', 'metric', 'median', 'budget', ''];
+  const lines = rows.map((r) => [r.group, r.metric, show(r), showBudget(r), verdict(r)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  return [
+    fmt(header),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...lines.map(fmt),
+  ].join('\n');
+}
+
+async function load(options: Record<string, unknown>): Promise<AutocannonResult> {
+  return autocannon({ duration: LOAD_SECONDS, ...options });
+}
+
+let staticDir = '';
+let stack: RunningStack | null = null;
+const processes: BackendProcess[] = [];
+const fakes: FakeWooCommerce[] = [];
+const cleanups: (() => Promise<void> | void)[] = [];
+
+afterAll(async () => {
+  await stack?.stop();
+  await Promise.all(processes.map((p) => p.kill('SIGTERM')));
+  await Promise.all(fakes.map((f) => f.stop()));
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  if (staticDir) rmSync(staticDir, { recursive: true, force: true });
+});
+
+/** A copy of the build, so a rebuild during the run cannot change what is measured. */
+function snapshotFrontend(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'awhh-bench-dist-'));
+  cpSync(join(REPO_ROOT, 'frontend', 'dist'), dir, { recursive: true });
+  // nginx workers run as nobody: the copy must be world-readable like the original.
+  execFileSync('chmod', ['-R', 'a+rX', dir]);
+  return dir;
+}
+
+function measureSizes(): void {
+  const sizes = measureFrontend(staticDir);
+  row('size', 'first load / JS (gzip)', sizes.firstLoadJs, 'B', { op: '<=', value: 110 * KB });
+  row('size', 'first load / CSS (gzip)', sizes.firstLoadCss, 'B', { op: '<=', value: 20 * KB });
+  for (const route of sizes.routes) {
+    row('size', `route ${route.route}: JS + CSS added (gzip)`, route.js + route.css, 'B');
+  }
+}
+
+async function lighthouse(url: string): Promise<Record<string, number>> {
+  const out = join(tmpdir(), `awhh-lh-${process.pid}-${Date.now()}.json`);
+  const bin = join(REPO_ROOT, 'node_modules', '.bin', 'lighthouse');
+  await promisify(execFile)(
+    bin,
+    [
+      url,
+      '--chrome-path=/usr/bin/chromium',
+      '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking --disable-component-update --disable-sync --no-first-run',
+      '--only-categories=performance,accessibility,best-practices,seo',
+      '--output=json',
+      `--output-path=${out}`,
+      '--quiet',
+    ],
+    { timeout: 120_000, maxBuffer: 64 * 1024 * 1024 },
+  ).catch(() => undefined);
+  try {
+    const report = JSON.parse(readFileSync(out, 'utf8')) as {
+      categories: Record<string, { score: number | null }>;
+      audits: Record<string, { numericValue?: number }>;
+      runtimeError?: { code: string };
+    };
+    if (report.runtimeError) throw new Error(report.runtimeError.code);
+    const score = (k: string) => Math.round((report.categories[k]?.score ?? NaN) * 100);
+    // What costs points, so a missed budget names its cause.
+    const failing = Object.entries(report.categories).flatMap(([category, c]) =>
+      ((c as { auditRefs?: { id: string; weight: number }[] }).auditRefs ?? [])
+        .filter(
+          (ref) =>
+            ref.weight > 0 && (report.audits[ref.id] as { score?: number | null })?.score !== null,
+        )
+        .filter((ref) => ((report.audits[ref.id] as { score?: number }).score ?? 1) < 0.9)
+        .map((ref) => `${category}:${ref.id}`),
+    );
+    lighthouseFindings.set(url, failing);
+    return {
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      'best-practices': score('best-practices'),
+      seo: score('seo'),
+      LCP: report.audits['largest-contentful-paint']?.numericValue ?? NaN,
+      TBT: report.audits['total-blocking-time']?.numericValue ?? NaN,
+      CLS: report.audits['cumulative-layout-shift']?.numericValue ?? NaN,
+    };
+  } finally {
+    rmSync(out, { force: true });
+  }
+}
+
+async function measureLighthouse(base: string, via: string): Promise<void> {
+  const events = (await (await fetch(`${base}/api/events`)).json()) as {
+    slug: string;
+    past: boolean;
+  }[];
+  const event = events.find((e) => !e.past) ?? events[0];
+  const pages: [string, string][] = [
+    ['/', '/'],
+    ['event page', `/events/${event?.slug}`],
+    ['/cart', '/cart'],
+  ];
+  for (const [name, path] of pages) {
+    const runs: Record<string, number>[] = [];
+    for (let i = 0; i < RUNS; i += 1) {
+      try {
+        runs.push(await lighthouse(base + path));
+      } catch (error) {
+        notes.push(`Lighthouse ${path}: run ${i + 1} failed (${String(error)})`);
+      }
+    }
+    const findings = lighthouseFindings.get(base + path);
+    if (findings?.length) notes.push(`Lighthouse ${path} loses points on: ${findings.join(', ')}`);
+    const pick = (k: string) => runs.map((r) => r[k]!).filter((v) => Number.isFinite(v));
+    const group = `lighthouse ${name}`;
+    row(group, `performance (${via})`, pick('performance'), 'score', { op: '>=', value: 95 });
+    row(group, 'accessibility', pick('accessibility'), 'score', { op: '>=', value: 100 });
+    row(group, 'best practices', pick('best-practices'), 'score', { op: '>=', value: 100 });
+    row(group, 'SEO', pick('seo'), 'score', { op: '>=', value: 100 });
+    row(group, 'LCP', pick('LCP'), 'ms');
+    row(group, 'TBT', pick('TBT'), 'ms');
+    row(group, 'CLS', pick('CLS'), '');
+  }
+}
+
+async function measureWarmFeed(base: string): Promise<void> {
+  const feed = await (await fetch(`${base}/api/woocommerce/products`)).text();
+  writeFileSync(join(staticDir, 'assets', 'bench-feed.json'), feed, { mode: 0o644 });
+  const staticUrl = `${base}/assets/bench-feed.json`;
+  const check = await fetch(staticUrl);
+  if (!check.ok || (await check.text()) !== feed)
+    throw new Error('nginx does not serve the static copy');
+  const feedUrl = `${base}/api/woocommerce/products`;
+  // Warm-up: caches, JIT, keep-alive pools.
+  await load({ url: feedUrl, connections: 10, duration: 2 });
+  await load({ url: staticUrl, connections: 10, duration: 2 });
+  const api = { rps: [] as number[], p99: [] as number[], bad: 0 };
+  const stat = { rps: [] as number[], p99: [] as number[], bad: 0 };
+  const ratio: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    const a = await load({ url: feedUrl, connections: FEED_CONNECTIONS });
+    const s = await load({ url: staticUrl, connections: FEED_CONNECTIONS });
+    api.rps.push(a.requests.average);
+    api.p99.push(a.latency.p99);
+    api.bad += a.non2xx + a.errors;
+    stat.rps.push(s.requests.average);
+    stat.p99.push(s.latency.p99);
+    stat.bad += s.non2xx + s.errors;
+    ratio.push(a.requests.average / s.requests.average);
+  }
+  const size = `${(Buffer.byteLength(feed) / KB).toFixed(1)} KB JSON`;
+  row(
+    'warm feed',
+    `GET /api/woocommerce/products via nginx (${FEED_CONNECTIONS} conn)`,
+    api.rps,
+    'req/s',
+  );
+  row('warm feed', 'p99', api.p99, 'ms', { op: '<=', value: 10 });
+  row('warm feed', `same JSON as a static file via nginx (${size})`, stat.rps, 'req/s');
+  row('warm feed', 'static file p99', stat.p99, 'ms');
+  row('warm feed', 'ratio API / static (side by side)', ratio, 'x', { op: '>=', value: 0.5 });
+  if (api.bad + stat.bad > 0)
+    notes.push(`warm feed: ${api.bad} API and ${stat.bad} static non-2xx/errors`);
+}
+
+async function measureColdFeed(): Promise<void> {
+  const calls: number[] = [];
+  const p99: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    const woo = new FakeWooCommerce({
+      products: Array.from({ length: 12 }, (_, n) => wooEvent(1000 + n, { startsInDays: n + 1 })),
+    });
+    woo.delayMs = UPSTREAM_DELAY_MS;
+    await woo.start();
+    fakes.push(woo);
+    const dataDir = mkdtempSync(join(tmpdir(), 'awhh-bench-cold-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const proc = await startBackend({
+      ...woo.env,
+      MODULES: 'products',
+      DATABASE_URL: `sqlite:${join(dataDir, 'awhh.db')}`,
+      STATIC_DIR: '',
+      LOG_LEVEL: 'error',
+    });
+    processes.push(proc);
+    const latencies = await Promise.all(
+      Array.from({ length: COLD_REQUESTS }, async () => {
+        const t = performance.now();
+        const res = await fetch(`${proc.url}/api/woocommerce/products`);
+        await res.arrayBuffer();
+        if (!res.ok) throw new Error(`cold feed answered ${res.status}`);
+        return performance.now() - t;
+      }),
+    );
+    // Including the prefetch at start-up, which the cold requests may join.
+    calls.push(woo.callsTo('/wp-json/wc/v3/products'));
+    latencies.sort((a, b) => a - b);
+    p99.push(latencies[Math.ceil(latencies.length * 0.99) - 1]!);
+    await proc.kill('SIGTERM');
+    await woo.stop();
+  }
+  row(
+    'cold feed',
+    `upstream calls: process start + ${COLD_REQUESTS} concurrent cold requests`,
+    calls,
+    '',
+    {
+      op: '=',
+      value: 1,
+    },
+  );
+  row('cold feed', `p99 (upstream answers in ${UPSTREAM_DELAY_MS} ms)`, p99, 'ms');
+}
+
+async function createPostgresDatabase(): Promise<string | null> {
+  const name = `awhh_bench_${process.pid}_${Date.now()}`;
+  try {
+    await promisify(execFile)('psql', [
+      '-h',
+      '127.0.0.1',
+      '-U',
+      'postgres',
+      '-d',
+      'test',
+      '-c',
+      `CREATE DATABASE ${name}`,
+    ]);
+  } catch (error) {
+    notes.push(`PostgreSQL on 127.0.0.1:5432 not usable: ${String(error).slice(0, 200)}`);
+    return null;
+  }
+  cleanups.push(async () => {
+    await promisify(execFile)('psql', [
+      '-h',
+      '127.0.0.1',
+      '-U',
+      'postgres',
+      '-d',
+      'test',
+      '-c',
+      `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`,
+    ]).catch(() => undefined);
+  });
+  return `postgres://postgres@127.0.0.1:5432/${name}`;
+}
+
+async function measureCheckout(): Promise<void> {
+  // Unlimited stock (WooCommerce without stock management), so every request is a 201.
+  const woo = new FakeWooCommerce({
+    products: [wooEvent(1101, { price: '24.90', manage_stock: false, stock_quantity: null })],
+  });
+  await woo.start();
+  fakes.push(woo);
+  const dataDir = mkdtempSync(join(tmpdir(), 'awhh-bench-checkout-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const databases: [string, string | null][] = [
+    ['SQLite', `sqlite:${join(dataDir, 'awhh.db')}`],
+    ['PostgreSQL', await createPostgresDatabase()],
+  ];
+  for (const [name, url] of databases) {
+    if (!url) {
+      row('checkout', `POST /api/checkout/session, ${name}`, null, 'req/s');
+      continue;
+    }
+    const proc = await startBackend({
+      ...woo.env,
+      MODULES: 'checkout',
+      DATABASE_URL: url,
+      STATIC_DIR: '',
+      LOG_LEVEL: 'error',
+    });
+    processes.push(proc);
+    const body = JSON.stringify({
+      line_items: [
+        {
+          productId: 1101,
+          name: 'Testevent 1101',
+          amount: 24.9,
+          quantity: 1,
+          currency: 'eur',
+          images: [],
+        },
+      ],
+      success_url: `${proc.url}/success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${proc.url}/cart`,
+      payment_method: 'card',
+    });
+    let client = 0;
+    const request = {
+      method: 'POST',
+      path: '/api/checkout/session',
+      headers: { 'content-type': 'application/json' },
+      body,
+      // Each request as its own buyer: the per-IP limit (20 a minute) is not what is measured.
+      setupRequest: (req: { headers: Record<string, string> }) => {
+        client += 1;
+        req.headers = {
+          ...req.headers,
+          'x-forwarded-for': `10.9.${(client >> 8) & 255}.${client & 255}`,
+        };
+        return req;
+      },
+    };
+    await load({ url: proc.url, connections: 5, duration: 2, requests: [request] });
+    const rps: number[] = [];
+    const p99: number[] = [];
+    let bad = 0;
+    for (let i = 0; i < RUNS; i += 1) {
+      const r = await load({
+        url: proc.url,
+        connections: CHECKOUT_CONNECTIONS,
+        requests: [request],
+      });
+      rps.push(r.requests.average);
+      p99.push(r.latency.p99);
+      bad += r.non2xx + r.errors + r.timeouts;
+    }
+    row(
+      'checkout',
+      `POST /api/checkout/session, test provider, ${name} (${CHECKOUT_CONNECTIONS} conn)`,
+      rps,
+      'req/s',
+    );
+    row('checkout', `p99, ${name}`, p99, 'ms', { op: '<=', value: 50 });
+    if (bad > 0) notes.push(`checkout ${name}: ${bad} non-2xx answers or errors`);
+    await proc.kill('SIGTERM');
+  }
+}
+
+function writeResults(): string {
+  const dir = join(REPO_ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const stamp = started.toISOString().replace(/[:.]/g, '-');
+  const file = join(dir, `${stamp}.json`);
+  const cpu = cpus();
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        startedAt: started.toISOString(),
+        finishedAt: new Date().toISOString(),
+        machine: { cpus: cpu.length, model: cpu[0]?.model ?? '', node: process.version },
+        runs: RUNS,
+        loadSeconds: LOAD_SECONDS,
+        rows: rows.map((r) => ({ ...r, verdict: verdict(r) || undefined })),
+        notes,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  return file;
+}
+
+function updateReadme(text: string): void {
+  const path = join(REPO_ROOT, 'README.md');
+  const readme = readFileSync(path, 'utf8');
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  const block = `${start}\n${text}\n${end}`;
+  const next = readme.includes(start)
+    ? readme.replace(new RegExp(`${start}[\\s\\S]*?${end}`), block)
+    : `${readme.trimEnd()}\n\n## Benchmarks\n\n\`npm run bench\` (about 8 minutes; not part of \`npm test\`) measures the budgets of issue 7 on this machine over loopback and writes every figure to \`bench/results/<timestamp>.json\`. Latest run:\n\n${block}\n`;
+  writeFileSync(path, next);
+}
+
+describe('benchmark', () => {
+  it('measures sizes, Lighthouse, feed and checkout against the budgets', async () => {
+    staticDir = snapshotFrontend();
+    measureSizes();
+
+    stack = await startStackCli({ STATIC_DIR: staticDir });
+    await measureLighthouse(stack.url, 'nginx');
+    await measureWarmFeed(stack.url);
+    await stack.stop();
+    stack = null;
+
+    await measureColdFeed();
+    await measureCheckout();
+
+    const file = writeResults();
+    const header = `${started.toISOString()} · ${cpus().length} cores · Node ${process.version} · medians of ${RUNS} runs, ${LOAD_SECONDS} s each`;
+    const text = `${header}\n\n${table()}${notes.length ? `\n\nNotes:\n${notes.map((n) => `- ${n}`).join('\n')}` : ''}`;
+    updateReadme(text);
+    process.stdout.write(`\n${text}\n\nwritten to ${file}\n`);
+  });
+});
