@@ -25,4 +25,5 @@ module.exports = {
   // One Chromium at a time: the machine has two cores.
   maxWorkers: 1,
   testTimeout: 60_000,
+  verbose: true,
 };

@@ -62,6 +62,8 @@ export async function createApp(
   // this runs on every request of the hot feed path.
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // Names the serving process behind nginx (routing tests, ops debugging scaled containers).
+    reply.header('x-served-by', config.modules);
     done();
   });
   const accessLog =
