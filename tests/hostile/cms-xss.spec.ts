@@ -117,7 +117,10 @@ describe('hostile: XSS payloads in CMS fields never execute', () => {
       });
       await page.goto(stack.url + path, { waitUntil: 'networkidle' });
       // The CMS content is on the page, else this would prove nothing.
-      await page.getByText(/Abend|Beitrag/).first().waitFor({ timeout: 10_000 });
+      await page
+        .getByText(/Abend|Beitrag/)
+        .first()
+        .waitFor({ timeout: 10_000 });
       await page.waitForTimeout(300);
       for (const id of ['#xss-link', '#xss-button']) {
         const target = page.locator(id).first();
