@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { CART_STORAGE_KEY, type BlogPostSummary, type EventSummary } from '@awhh/machines';
 import { launchBrowser, openPage } from '../support/browser.js';
-import { startSite, type RunningSite } from '../support/site.js';
+import { startTarget, type RunningSite } from '../support/site.js';
 
 // Every route of SPEC §2 in Chromium against the built site on the embedded defaults.
 let site: RunningSite;
@@ -11,7 +11,7 @@ let event: EventSummary;
 let post: BlogPostSummary;
 
 beforeAll(async () => {
-  site = await startSite();
+  site = await startTarget();
   browser = await launchBrowser();
   const events = (await (await fetch(`${site.url}/api/events`)).json()) as EventSummary[];
   const posts = (await (await fetch(`${site.url}/api/blog`)).json()) as BlogPostSummary[];

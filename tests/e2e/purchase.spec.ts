@@ -7,7 +7,7 @@ import {
   type EventSummary,
 } from '@awhh/machines';
 import { launchBrowser, openPage } from '../support/browser.js';
-import { startSite, type RunningSite } from '../support/site.js';
+import { startTarget, type RunningSite } from '../support/site.js';
 
 // The purchase journey of issue 5 on the embedded defaults (demo catalog, test provider).
 let site: RunningSite;
@@ -15,7 +15,7 @@ let browser: Browser;
 let next: EventSummary;
 
 beforeAll(async () => {
-  site = await startSite();
+  site = await startTarget();
   browser = await launchBrowser();
   const events = (await (await fetch(`${site.url}/api/events`)).json()) as EventSummary[];
   next = events.find((e) => !e.past && e.availability !== 'sold_out')!;

@@ -105,3 +105,24 @@ export async function startSite(env: Record<string, string> = {}): Promise<Runni
     },
   };
 }
+
+/**
+ * The site under test for the browser journeys. With E2E_TARGET=stack (what `npm test`
+ * uses) it is the production topology: nginx in front of separate products and checkout
+ * processes (`npm run stack`); otherwise the single process of `npm start`.
+ */
+export async function startTarget(env: Record<string, string> = {}): Promise<RunningSite> {
+  if (process.env.E2E_TARGET !== 'stack') return startSite(env);
+  const { startStackCli } = await import('../stack/stack-support.js');
+  const stack = await startStackCli(env);
+  return {
+    url: stack.url,
+    port: Number(new URL(stack.url).port),
+    dataDir: stack.dir,
+    logs: stack.output,
+    stop: async () => {
+      await stack.stop();
+      rmSync(stack.dir, { recursive: true, force: true });
+    },
+  };
+}
