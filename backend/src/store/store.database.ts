@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
@@ -12,6 +12,30 @@ export type StoreKind = DatabaseConfig['kind'];
 export type StoreDb = Kysely<StoreSchema>;
 
 const INT8_OID = 20;
+
+/**
+ * A pool that survives a PostgreSQL restart: the server ends idle connections with an
+ * 'error' event (57P01), which would crash the process without a listener. The failed
+ * query is rejected to its caller; the next one opens a new connection.
+ */
+function openPostgresPool(url: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    // Times are epoch milliseconds in bigint columns; they fit a JS number.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  const log = new Logger('Store');
+  const logLost = (err: Error) => log.warn(`PostgreSQL connection lost: ${err.message}`);
+  pool.on('error', logLost);
+  pool.on('connect', (client) => client.on('error', logLost));
+  return pool;
+}
 
 /**
  * The checkout store: one Kysely instance over SQLite (default) or PostgreSQL, with the
@@ -33,17 +57,7 @@ export class StoreDatabase implements OnApplicationShutdown {
         ? new StoreDatabase(
             new Kysely<StoreSchema>({
               dialect: new PostgresDialect({
-                pool: new pg.Pool({
-                  connectionString: config.url,
-                  max: 10,
-                  // Times are epoch milliseconds in bigint columns; they fit a JS number.
-                  types: {
-                    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-                      oid === INT8_OID
-                        ? (value: string) => Number(value)
-                        : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-                  },
-                }),
+                pool: openPostgresPool(config.url),
               }),
             }),
             'postgres',
