@@ -136,6 +136,23 @@ describe('fault: WooCommerce down, slow or answering garbage', () => {
     45_000,
   );
 
+  it.each<WooMode>(['down', 'error', 'garbage'])(
+    'WooCommerce %s: a checkout without a coupon answers 503 too; it never sells from the stale copy',
+    async (mode) => {
+      woo.mode = mode;
+      // Past the TTL the pages keep the last good copy, checkout needs current prices.
+      await sleep(TTL_SECONDS * 1000 + 200);
+      const res = await createCheckout(site.url, [
+        { productId: 501, name: 'Testevent 501', amount: 19.9, quantity: 1 },
+      ]);
+      const body = apiErrorSchema.parse(await res.json());
+      woo.mode = 'ok';
+      expect(res.status).toBe(503);
+      expect(body.message).toMatch(/Warenkorb bleibt gespeichert/);
+    },
+    45_000,
+  );
+
   it('WooCommerce back: the catalog follows the organizer again', async () => {
     woo.mode = 'ok';
     woo.products = [...woo.products, wooEvent(503, { startsInDays: 40 })];

@@ -67,6 +67,17 @@ export class CatalogService implements OnApplicationBootstrap {
     return this.productsCache.get();
   }
 
+  /**
+   * Products no older than the TTL, fetched now when they are: checkout sells only at
+   * current prices and stock, never from the stale-if-error copy that keeps the pages up.
+   * Throws a CatalogError when WooCommerce cannot answer.
+   */
+  currentProducts(): Promise<CatalogProduct[]> {
+    return this.productsCache.status().state === 'fresh'
+      ? this.productsCache.get()
+      : this.productsCache.refresh();
+  }
+
   /** Bumps whenever products() returns new data; derived responses key their memo on it. */
   get productsGeneration(): number {
     return this.productsCache.generation;

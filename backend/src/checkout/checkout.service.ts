@@ -13,6 +13,7 @@ import { apiError } from '../common/api-error.js';
 import { parseBody } from '../common/validation.js';
 import { AppConfig } from '../config/config.js';
 import { CatalogService } from '../catalog/catalog.service.js';
+import { CatalogError } from '../catalog/catalog.errors.js';
 import { evaluateCoupon } from '../catalog/coupon-rules.js';
 import { StoreDatabase } from '../store/store.database.js';
 import {
@@ -216,6 +217,7 @@ export class CheckoutService {
 
   /** Re-prices every line from the catalog (DESIGN: the server never trusts client prices). */
   private async price(items: readonly CheckoutLineItem[]): Promise<PricedLine[]> {
+    const catalog = await whileCatalogUp(() => this.catalog.currentProducts());
     const priced: PricedLine[] = [];
     const problems: LineProblem[] = [];
     for (const item of items) {
@@ -223,7 +225,7 @@ export class CheckoutService {
         throw apiError(400, 'Wir nehmen Zahlungen nur in Euro an.');
       }
       const productKey = item.variationId ?? item.productId;
-      const product = await this.catalog.productById(productKey);
+      const product = catalog.find((p) => p.id === productKey);
       if (!product || product.price === undefined) {
         throw apiError(400, `„${item.name}“ gibt es in unserem Angebot nicht (mehr).`);
       }
@@ -258,7 +260,7 @@ export class CheckoutService {
     if (!request.coupon) return null;
     const code = request.coupon.code?.trim();
     if (!code) throw apiError(400, 'Bitte gib den Gutscheincode erneut ein.');
-    const found = await this.catalog.findCoupon(code, { fresh: true });
+    const found = await whileCatalogUp(() => this.catalog.findCoupon(code, { fresh: true }));
     const result = evaluateCoupon(found, subtotal, new Date());
     if (!result.ok) throw apiError(result.statusCode, result.message);
     return result.coupon;
@@ -351,3 +353,16 @@ function appendQuery(url: string, pair: string): string {
 }
 
 export { withSessionId };
+
+export const CATALOG_DOWN_AT_CHECKOUT_MESSAGE =
+  'Der Ticketshop ist gerade nicht erreichbar. Dein Warenkorb bleibt gespeichert – bitte versuche es in ein paar Minuten erneut.';
+
+/** WooCommerce down at checkout: 503 with a German message; the browser keeps the cart. */
+async function whileCatalogUp<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof CatalogError) throw apiError(503, CATALOG_DOWN_AT_CHECKOUT_MESSAGE);
+    throw err;
+  }
+}
