@@ -7,6 +7,7 @@ import {
   copyFileSync,
   createWriteStream,
   existsSync,
+  chmodSync,
   mkdirSync,
   readFileSync,
   rmSync,
@@ -52,8 +53,12 @@ http {
 export function prepareNginx({ dir, port, host, productsPort, checkoutPort, staticRoot }) {
   for (const sub of ['conf/conf.d', 'conf/snippets', 'logs', 'tmp'])
     mkdirSync(join(dir, sub), { recursive: true });
+  // nginx's workers run as nobody and write the microcache under tmp/: the state
+  // directory must be traversable even when it was made private (mkdtemp is 0700).
+  chmodSync(dir, 0o711);
+  chmodSync(join(dir, 'tmp'), 0o755);
   copyFileSync('/etc/nginx/mime.types', join(dir, 'conf/mime.types'));
-  for (const file of ['security-headers.conf', 'proxy.conf']) {
+  for (const file of ['security-headers.conf', 'proxy.conf', 'catalog-cache.conf']) {
     copyFileSync(join(NGINX_DIR, 'snippets', file), join(dir, 'conf/snippets', file));
   }
   writeFileSync(join(dir, 'conf/nginx.conf'), mainConf(dir));
@@ -67,6 +72,7 @@ export function prepareNginx({ dir, port, host, productsPort, checkoutPort, stat
       STATIC_ROOT: staticRoot,
       ERROR_ROOT: join(NGINX_DIR, 'errors'),
       ACCESS_LOG: `${dir}/logs/access.log`,
+      CACHE_ROOT: `${dir}/tmp/cache`,
     },
   );
   writeFileSync(join(dir, 'conf/conf.d/site.conf'), site);

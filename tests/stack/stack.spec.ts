@@ -115,6 +115,24 @@ describe('headers', () => {
   });
 });
 
+describe('catalog microcache', () => {
+  it('answers repeated catalog reads from nginx, keeps ETag revalidation, never caches POSTs', async () => {
+    await get('/api/events');
+    const second = await get('/api/events');
+    expect(second.headers.get('x-cache-status')).toMatch(/HIT|UPDATING|STALE/);
+    const etag = second.headers.get('etag');
+    expect(etag).toBeTruthy();
+    const revalidated = await get('/api/events', { headers: { 'if-none-match': etag! } });
+    expect(revalidated.status).toBe(304);
+    const post = await get('/api/coupons/validate', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"code":"AFTERWORK10"}',
+    });
+    expect(post.headers.get('x-cache-status')).toBeNull();
+  });
+});
+
 describe('pages for crawlers', () => {
   it('answers unknown pages and unknown slugs with 404 and the SPA shell', async () => {
     for (const path of ['/gibt-es-nicht', '/events/gibt-es-nicht', '/blog/gibt-es-nicht']) {
