@@ -42,6 +42,8 @@ export default defineConfig(({ mode }) => ({
     sourcemap: false,
     // Every browser that runs this bundle supports modulepreload natively.
     modulePreload: { polyfill: false },
+    // The server reads it to preload each page's own chunks with the HTML (backend/src/site).
+    manifest: true,
     // The logo as a cacheable file rather than a data URI inside the first-load JS.
     assetsInlineLimit: 0,
   },

@@ -123,6 +123,8 @@ export function parseTemplate(indexHtml: string): HtmlTemplate {
   return { before: html.slice(0, at), after: html.slice(at) };
 }
 
-export function renderPage(template: HtmlTemplate, page: PageMeta): string {
-  return `${template.before}  ${renderHead(page)}\n  ${template.after}`;
+/** `extraHead`: trusted markup built from escaped values (resource hints). */
+export function renderPage(template: HtmlTemplate, page: PageMeta, extraHead = ''): string {
+  const head = extraHead ? `${renderHead(page)}\n    ${extraHead}` : renderHead(page);
+  return `${template.before}  ${head}\n  ${template.after}`;
 }

@@ -49,7 +49,8 @@ export const STATIC_PAGES: Record<string, { title: string; description: string; 
     '/cart': {
       title: `Warenkorb | ${SITE_NAME}`,
       description: 'Dein Warenkorb bei After Work Hamburg.',
-      index: false,
+      // Decided in issue 7: the cart page may be indexed (it holds no personal data in the HTML).
+      index: true,
     },
     '/checkout': {
       title: `Bestellung prüfen | ${SITE_NAME}`,

@@ -12,6 +12,14 @@ import {
   staticPageMeta,
   TEST_PAGES,
 } from './page-meta.js';
+import {
+  AssetHints,
+  type PagePreloads,
+  parseManifest,
+  renderPreloads,
+  routeModuleKey,
+  staticRouteModule,
+} from './preload.js';
 import { SiteCatalog } from './site-catalog.js';
 
 export interface SiteResponse {
@@ -25,6 +33,8 @@ const HTML_HEADERS = {
   // index.html names the hashed bundles of the current deploy: always revalidate.
   'cache-control': 'no-cache',
 };
+
+const API_PRODUCTS = '/api/woocommerce/products';
 
 function decodeSegment(segment: string): string | null {
   try {
@@ -49,6 +59,7 @@ function xmlEscape(value: string): string {
 export class SiteService {
   private readonly logger = new Logger('Site');
   private template: HtmlTemplate | null = null;
+  private hints: AssetHints | null = null;
 
   constructor(
     private readonly config: AppConfig,
@@ -64,12 +75,56 @@ export class SiteService {
       return false;
     }
     this.template = parseTemplate(html);
+    this.hints = null;
+    try {
+      this.hints = new AssetHints(
+        parseManifest(readFileSync(join(staticDir, '.vite', 'manifest.json'), 'utf8')),
+      );
+    } catch (err) {
+      // Pages still work without hints, they just load as a chain of round trips.
+      this.logger.warn({ msg: 'no build manifest, pages get no preload hints', err: String(err) });
+    }
     return true;
   }
 
-  private html(status: number, page: Parameters<typeof renderPage>[1]): SiteResponse {
+  /** Resource hints for a page: its route chunk, the data its loaders and the header fetch. */
+  private preloads(
+    moduleKey: string,
+    fetches: string[],
+    image: string | null = null,
+  ): PagePreloads | null {
+    if (!this.hints) return null;
+    return {
+      ...this.hints.route(moduleKey),
+      fonts: this.hints.fonts,
+      // The header's next-event link reads the product feed on every page (SPEC §4).
+      fetches: [...fetches, API_PRODUCTS],
+      image,
+    };
+  }
+
+  private html(
+    status: number,
+    page: Parameters<typeof renderPage>[1],
+    preloads: PagePreloads | null = null,
+  ): SiteResponse {
     if (!this.template) throw new Error('SiteService used before loadTemplate');
-    return { status, headers: { ...HTML_HEADERS }, body: renderPage(this.template, page) };
+    return {
+      status,
+      headers: { ...HTML_HEADERS },
+      body: renderPage(this.template, page, preloads ? renderPreloads(preloads) : ''),
+    };
+  }
+
+  /** The next event's image, the largest element of the home page's first screen. */
+  private async featuredImage(): Promise<string | null> {
+    try {
+      const events = await this.catalog.events();
+      return events.find((event) => !event.past)?.image?.src ?? null;
+    } catch {
+      // The page itself never depends on the catalog.
+      return null;
+    }
   }
 
   /** Answers a GET for a page path (no query string). */
@@ -90,14 +145,31 @@ export class SiteService {
         };
       }
       const known = staticPageMeta(publicUrl, path);
-      if (known) return this.html(200, known);
+      const moduleKey = staticRouteModule(path);
+      if (known) {
+        if (path !== '/')
+          return this.html(200, known, moduleKey ? this.preloads(moduleKey, []) : null);
+        return this.html(
+          200,
+          known,
+          this.preloads(moduleKey!, ['/api/events', '/api/blog'], await this.featuredImage()),
+        );
+      }
 
       const event = /^\/events\/([^/]+)$/.exec(path);
       if (event) {
         const slug = decodeSegment(event[1]!);
         const detail = slug ? await this.catalog.event(slug) : null;
         return detail
-          ? this.html(200, eventPageMeta(publicUrl, detail))
+          ? this.html(
+              200,
+              eventPageMeta(publicUrl, detail),
+              this.preloads(
+                routeModuleKey('event'),
+                [`/api/events/${encodeURIComponent(detail.slug)}`],
+                detail.image?.src ?? null,
+              ),
+            )
           : this.html(404, notFoundPageMeta());
       }
       const post = /^\/blog\/([^/]+)$/.exec(path);
@@ -105,7 +177,13 @@ export class SiteService {
         const slug = decodeSegment(post[1]!);
         const found = slug ? await this.catalog.post(slug) : null;
         return found
-          ? this.html(200, blogPostPageMeta(publicUrl, found))
+          ? this.html(
+              200,
+              blogPostPageMeta(publicUrl, found),
+              this.preloads(routeModuleKey('blog-post'), [
+                `/api/blog/${encodeURIComponent(found.slug)}`,
+              ]),
+            )
           : this.html(404, notFoundPageMeta());
       }
     } catch (err) {
@@ -124,7 +202,6 @@ export class SiteService {
       'User-agent: *',
       'Disallow: /api/',
       ...TEST_PAGES.map((p) => `Disallow: ${p}`),
-      'Disallow: /cart',
       'Disallow: /checkout',
       'Disallow: /success',
       '',
