@@ -11,9 +11,22 @@ async function start() {
   await initInspector();
   const root = document.getElementById('root');
   if (!root) throw new Error('#root fehlt in index.html');
+  const router = createAppRouter();
+  // The server's HTML already shows the header (backend/src/site/shell-snapshot.ts). Rendering
+  // once the first route's chunk is in replaces it with the full page in one commit, instead
+  // of blanking it with the boot fallback in between.
+  if (!router.state.initialized) {
+    await new Promise<void>((resolve) => {
+      const unsubscribe = router.subscribe((state) => {
+        if (!state.initialized) return;
+        unsubscribe();
+        resolve();
+      });
+    });
+  }
   createRoot(root).render(
     <StrictMode>
-      <RouterProvider router={createAppRouter()} />
+      <RouterProvider router={router} />
     </StrictMode>,
   );
 }

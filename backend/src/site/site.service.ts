@@ -20,6 +20,7 @@ import {
   routeModuleKey,
   staticRouteModule,
 } from './preload.js';
+import { withShellSnapshot } from './shell-snapshot.js';
 import { SiteCatalog } from './site-catalog.js';
 
 export interface SiteResponse {
@@ -116,6 +117,16 @@ export class SiteService {
     };
   }
 
+  /** A page the SPA renders: its header is in the HTML so it paints before the script runs. */
+  private spaPage(
+    path: string,
+    page: Parameters<typeof renderPage>[1],
+    preloads: PagePreloads | null,
+  ): SiteResponse {
+    const response = this.html(200, page, preloads);
+    return { ...response, body: withShellSnapshot(response.body, path) };
+  }
+
   /** The next event's image, the largest element of the home page's first screen. */
   private async featuredImage(): Promise<string | null> {
     try {
@@ -148,9 +159,9 @@ export class SiteService {
       const moduleKey = staticRouteModule(path);
       if (known) {
         if (path !== '/')
-          return this.html(200, known, moduleKey ? this.preloads(moduleKey, []) : null);
-        return this.html(
-          200,
+          return this.spaPage(path, known, moduleKey ? this.preloads(moduleKey, []) : null);
+        return this.spaPage(
+          path,
           known,
           this.preloads(moduleKey!, ['/api/events', '/api/blog'], await this.featuredImage()),
         );
@@ -161,8 +172,8 @@ export class SiteService {
         const slug = decodeSegment(event[1]!);
         const detail = slug ? await this.catalog.event(slug) : null;
         return detail
-          ? this.html(
-              200,
+          ? this.spaPage(
+              path,
               eventPageMeta(publicUrl, detail),
               this.preloads(
                 routeModuleKey('event'),
@@ -177,8 +188,8 @@ export class SiteService {
         const slug = decodeSegment(post[1]!);
         const found = slug ? await this.catalog.post(slug) : null;
         return found
-          ? this.html(
-              200,
+          ? this.spaPage(
+              path,
               blogPostPageMeta(publicUrl, found),
               this.preloads(routeModuleKey('blog-post'), [
                 `/api/blog/${encodeURIComponent(found.slug)}`,

@@ -4,7 +4,7 @@ import { env } from '@/config/env';
 import { paths } from '@/config/paths';
 import { useCartCount } from '@/features/cart/cart-count';
 import { useNextEventLink } from '@/features/events/next-event-link';
-import styles from './header.module.css';
+import './header.css';
 
 /** SPEC §9: the header changes once the page is scrolled more than 10 pixels. */
 export const SCROLL_THRESHOLD_PX = 10;
@@ -21,7 +21,7 @@ function useScrolledPast(threshold: number): boolean {
 }
 
 function navClass({ isActive }: { isActive: boolean }) {
-  return isActive ? `${styles.link} ${styles.active}` : styles.link;
+  return isActive ? 'site-header__link site-header__link--active' : 'site-header__link';
 }
 
 export function Header() {
@@ -32,36 +32,36 @@ export function Header() {
 
   return (
     <header
-      className={scrolled ? `${styles.header} ${styles.scrolled}` : styles.header}
+      className={scrolled ? 'site-header site-header--scrolled' : 'site-header'}
       data-scrolled={scrolled}
     >
-      <div className={`container ${styles.inner}`}>
-        <Link to={paths.home} className={styles.brand}>
+      <div className={'container site-header__inner'}>
+        <Link to={paths.home} className="site-header__brand">
           {/* SPEC §2: the text before scrolling, the logo image after. */}
           {scrolled ? (
             <img
-              className={styles.logo}
+              className="site-header__logo"
               src="/logo.svg"
               alt={env.productName}
               width={153}
               height={40}
             />
           ) : (
-            <span className={styles.wordmark}>AWHH</span>
+            <span className="site-header__wordmark">AWHH</span>
           )}
           {/* The visible text starts the accessible name (WCAG 2.5.3). */}
           <span className="visually-hidden">
             {scrolled ? '' : ` – ${env.productName}`}, zur Startseite
           </span>
         </Link>
-        <nav aria-label="Hauptnavigation" className={styles.nav}>
+        <nav aria-label="Hauptnavigation" className="site-header__nav">
           <NavLink to={nextHref} className={navClass} end>
             Nächstes Event
           </NavLink>
           <NavLink to={paths.cart} className={navClass}>
             Warenkorb
             {count > 0 ? (
-              <span className={styles.badge} data-testid="cart-badge">
+              <span className="site-header__badge" data-testid="cart-badge">
                 {count}
                 <span className="visually-hidden"> Artikel</span>
               </span>
@@ -70,7 +70,7 @@ export function Header() {
         </nav>
       </div>
       {navigation.state === 'loading' ? (
-        <span className={styles.progress} aria-hidden="true" />
+        <span className="site-header__progress" aria-hidden="true" />
       ) : null}
     </header>
   );
