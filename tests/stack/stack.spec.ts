@@ -211,7 +211,12 @@ describe('pages for crawlers', () => {
       /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(faq)![1]!,
     );
     expect(ld['@type']).toBe('FAQPage');
-    expect(ld.mainEntity.length).toBeGreaterThan(0);
+    // The markup carries exactly the questions and answers the page shows (GET /api/faq).
+    const shown = (await (await get('/api/faq')).json()) as { question: string; answer: string }[];
+    expect(shown.length).toBeGreaterThan(0);
+    expect(ld.mainEntity.map((q: JsonLd) => [q.name, q.acceptedAnswer.text])).toEqual(
+      shown.map((e) => [e.question, e.answer]),
+    );
     const sitemap = await (await get('/sitemap.xml')).text();
     expect(sitemap).toContain(`<loc>${stack.url}/events/${await anEventSlug()}</loc>`);
   });

@@ -11,7 +11,8 @@ import { parseBody } from '../common/validation.js';
 import { AppConfig } from '../config/config.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { evaluateCoupon } from '../catalog/coupon-rules.js';
-import { sendCached } from './http-cache.js';
+import { FAQ_ENTRIES } from './faq.data.js';
+import { cachedBody, sendCached } from './http-cache.js';
 import { ProductsService } from './products.service.js';
 
 export const EVENT_NOT_FOUND_MESSAGE = 'Dieses Event gibt es nicht (mehr).';
@@ -108,5 +109,18 @@ export class CouponsController {
     const result = evaluateCoupon(coupon, subtotal, new Date());
     if (!result.ok) throw apiError(result.statusCode, result.message);
     return result.coupon;
+  }
+}
+
+/** The FAQ page's content (also its FAQPage JSON-LD in the site module). */
+@Controller('faq')
+export class FaqController {
+  private readonly body = cachedBody(FAQ_ENTRIES);
+
+  constructor(private readonly config: AppConfig) {}
+
+  @Get()
+  list(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return sendCached(req, reply, this.body, maxAge(this.config));
   }
 }

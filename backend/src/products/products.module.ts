@@ -4,6 +4,7 @@ import {
   BlogController,
   CouponsController,
   EventsController,
+  FaqController,
   FeedController,
 } from './products.controller.js';
 import { ProductsService } from './products.service.js';
@@ -11,7 +12,7 @@ import { ProductsService } from './products.service.js';
 /** The products side (DESIGN: catalog, events, blog, coupons); nginx routes these paths here. */
 @Module({
   imports: [CatalogModule],
-  controllers: [FeedController, EventsController, BlogController, CouponsController],
+  controllers: [FeedController, EventsController, BlogController, CouponsController, FaqController],
   providers: [ProductsService],
   exports: [ProductsService],
 })

@@ -1,5 +1,5 @@
 import { type BlogPost, type EventDetail, formatEuro, SITE_TIME_ZONE } from '@awhh/machines';
-import { FAQ_ENTRIES } from './faq.data.js';
+import { FAQ_ENTRIES } from '../products/faq.data.js';
 import { type PageMeta, plainText, SITE_NAME } from './html-head.js';
 
 export const SITE_DESCRIPTION =

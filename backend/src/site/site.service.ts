@@ -37,6 +37,12 @@ const HTML_HEADERS = {
 
 const API_PRODUCTS = '/api/woocommerce/products';
 
+/** API GETs the loaders of static pages issue, preloaded with the HTML. */
+const STATIC_PAGE_DATA: Record<string, string[]> = {
+  '/blog': ['/api/blog'],
+  '/faq': ['/api/faq'],
+};
+
 function decodeSegment(segment: string): string | null {
   try {
     const slug = decodeURIComponent(segment).trim();
@@ -159,7 +165,11 @@ export class SiteService {
       const moduleKey = staticRouteModule(path);
       if (known) {
         if (path !== '/')
-          return this.spaPage(path, known, moduleKey ? this.preloads(moduleKey, []) : null);
+          return this.spaPage(
+            path,
+            known,
+            moduleKey ? this.preloads(moduleKey, STATIC_PAGE_DATA[path] ?? []) : null,
+          );
         return this.spaPage(
           path,
           known,

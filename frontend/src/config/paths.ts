@@ -23,6 +23,7 @@ export const api = {
   event: (slug: string) => `/api/events/${encodeURIComponent(slug)}`,
   eventCalendar: (slug: string) => `/api/events/${encodeURIComponent(slug)}/calendar.ics`,
   blog: '/api/blog',
+  faq: '/api/faq',
   blogPost: (slug: string) => `/api/blog/${encodeURIComponent(slug)}`,
   couponValidate: '/api/coupons/validate',
   checkoutSession: '/api/checkout/session',

@@ -96,6 +96,14 @@ export type BlogPostSummary = z.infer<typeof blogPostSummarySchema>;
 export const blogPostSchema = blogPostSummarySchema.extend({ contentHtml: z.string() });
 export type BlogPost = z.infer<typeof blogPostSchema>;
 
+export const faqEntrySchema = z.object({
+  question: z.string(),
+  answer: z.string(),
+  /** A page of the site the answer points to ("Zum Kontaktformular" → /contact). */
+  link: z.object({ text: z.string(), href: z.string().startsWith('/') }).optional(),
+});
+export type FaqEntry = z.infer<typeof faqEntrySchema>;
+
 /** SPEC §3 checkout line item plus productId/variationId (DESIGN). amount = unit price in euros. */
 export const checkoutLineItemSchema = z.object({
   name: z.string().min(1).max(300),
