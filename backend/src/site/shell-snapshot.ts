@@ -31,9 +31,24 @@ export function shellSnapshot(path: string): string {
   ].join('');
 }
 
+/**
+ * The page frame of frontend/src/app/shell/shell.tsx (global classes of shell.css): skip
+ * link, header and the main element, holding `content` (trusted markup built from escaped
+ * values). The footer is left to React: it starts below the first screen.
+ */
+export function frameSnapshot(path: string, content = ''): string {
+  // SPEC §2: top padding on every page except the index page.
+  const mainClass = path === '/' ? 'site-main' : 'site-main site-main--padded';
+  return [
+    '<a class="site-skip" href="#main">Zum Inhalt springen</a>',
+    shellSnapshot(path),
+    `<main id="main" tabindex="-1" class="${mainClass}">${content}</main>`,
+  ].join('');
+}
+
 const EMPTY_ROOT = /<div id="root"><\/div>/;
 
 /** Puts the snapshot into the template's empty root; templates without one stay as they are. */
-export function withShellSnapshot(html: string, path: string): string {
-  return html.replace(EMPTY_ROOT, () => `<div id="root">${shellSnapshot(path)}</div>`);
+export function withShellSnapshot(html: string, path: string, content = ''): string {
+  return html.replace(EMPTY_ROOT, () => `<div id="root">${frameSnapshot(path, content)}</div>`);
 }

@@ -19,7 +19,9 @@ import {
   renderPreloads,
   routeModuleKey,
   staticRouteModule,
+  withLowPriorityScripts,
 } from './preload.js';
+import { contentPageSnapshot, eventSnapshot } from './page-snapshot.js';
 import { withShellSnapshot } from './shell-snapshot.js';
 import { SiteCatalog } from './site-catalog.js';
 
@@ -81,7 +83,7 @@ export class SiteService {
     } catch {
       return false;
     }
-    this.template = parseTemplate(html);
+    this.template = parseTemplate(withLowPriorityScripts(html));
     this.hints = null;
     try {
       this.hints = new AssetHints(
@@ -128,9 +130,19 @@ export class SiteService {
     path: string,
     page: Parameters<typeof renderPage>[1],
     preloads: PagePreloads | null,
+    content = '',
   ): SiteResponse {
-    const response = this.html(200, page, preloads);
-    return { ...response, body: withShellSnapshot(response.body, path) };
+    // Route markup needs the route CSS; without hints (no manifest) only the frame is sent.
+    const withContent = content !== '' && preloads !== null;
+    const response = this.html(
+      200,
+      page,
+      withContent ? { ...preloads, applyStyles: true } : preloads,
+    );
+    return {
+      ...response,
+      body: withShellSnapshot(response.body, path, withContent ? content : ''),
+    };
   }
 
   /** The next event's image, the largest element of the home page's first screen. */
@@ -169,6 +181,7 @@ export class SiteService {
             path,
             known,
             moduleKey ? this.preloads(moduleKey, STATIC_PAGE_DATA[path] ?? []) : null,
+            path === '/cart' ? contentPageSnapshot('Warenkorb') : '',
           );
         return this.spaPage(
           path,
@@ -190,6 +203,7 @@ export class SiteService {
                 [`/api/events/${encodeURIComponent(detail.slug)}`],
                 detail.image?.src ?? null,
               ),
+              eventSnapshot(detail),
             )
           : this.html(404, notFoundPageMeta());
       }

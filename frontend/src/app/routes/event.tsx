@@ -3,6 +3,7 @@ import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { cartItemId, type EventDetail } from '@awhh/machines';
 import { env } from '@/config/env';
 import { isNotFound } from '@/lib/api-client';
+import { isFirstLoad } from '@/lib/first-load';
 import { usePageMeta } from '@/lib/page-meta';
 import { Deferred } from '@/components/ui/deferred';
 import { Loading } from '@/components/ui/feedback';
@@ -12,7 +13,14 @@ import { useCartActor } from '@/features/cart/use-cart';
 import { ErrorPage } from '../error-page';
 
 export function loader({ params, request }: LoaderFunctionArgs) {
-  return { slug: params.slug ?? '', event: fetchEvent(params.slug ?? '', request.signal) };
+  const slug = params.slug ?? '';
+  const event: Promise<EventDetail> = fetchEvent(slug, request.signal);
+  if (!isFirstLoad()) return { slug, event: event as EventDetail | Promise<EventDetail> };
+  // The HTML shows this event's first screen; a failure stays a promise for the error state.
+  return event.then(
+    (value) => ({ slug, event: value as EventDetail | Promise<EventDetail> }),
+    () => ({ slug, event }),
+  );
 }
 
 function EventMeta({ event }: { event: EventDetail }) {

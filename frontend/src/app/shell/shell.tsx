@@ -3,21 +3,21 @@ import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
 import { Footer } from './footer';
 import { Header } from './header';
-import styles from './shell.module.css';
+import './shell.css';
 
 export function ShellFrame({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   const isHome = pathname === paths.home;
   return (
     <>
-      <a className={styles.skip} href="#main">
+      <a className="site-skip" href="#main">
         Zum Inhalt springen
       </a>
       <Header />
       <main
         id="main"
         tabIndex={-1}
-        className={isHome ? styles.main : `${styles.main} ${styles.padded}`}
+        className={isHome ? 'site-main' : 'site-main site-main--padded'}
       >
         {children}
       </main>

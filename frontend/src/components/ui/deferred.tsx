@@ -12,7 +12,8 @@ function DeferredError({ renderError }: { renderError?: (error: unknown) => Reac
 }
 
 export interface DeferredProps<T> {
-  resolve: Promise<T>;
+  /** A value renders at once (first load, see lib/first-load.ts). */
+  resolve: Promise<T> | T;
   fallback: ReactNode;
   children: (value: T) => ReactNode;
   /** Return something to replace the generic error state (e.g. a 404 page). */

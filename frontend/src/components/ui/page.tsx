@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import styles from './page.module.css';
+import './page.css';
 
 export interface PageProps {
   title: ReactNode;
@@ -11,11 +11,11 @@ export interface PageProps {
 /** The frame of a content page: one h1, an optional lead, then the content. */
 export function Page({ title, eyebrow, lead, children }: PageProps) {
   return (
-    <div className={`container ${styles.page}`}>
-      <header className={styles.header}>
-        {eyebrow ? <span className={styles.eyebrow}>{eyebrow}</span> : null}
+    <div className="container content-page">
+      <header className="content-page__header">
+        {eyebrow ? <span className="content-page__eyebrow">{eyebrow}</span> : null}
         <h1>{title}</h1>
-        {lead ? <p className={styles.lead}>{lead}</p> : null}
+        {lead ? <p className="content-page__lead">{lead}</p> : null}
       </header>
       {children}
     </div>

@@ -8,6 +8,7 @@ import { Alert, Skeleton } from '@/components/ui/feedback';
 import { QuantityStepper } from '@/components/ui/quantity-stepper';
 import { availabilityLabel } from './availability';
 import styles from './event-detail.module.css';
+import './event-detail.css';
 
 export interface EventDetailViewProps {
   event: EventDetail;
@@ -26,16 +27,16 @@ export function EventDetailView({ event, onAdd }: EventDetailViewProps) {
   const max = Math.max(1, Math.min(event.available ?? MAX_LINE_QUANTITY, MAX_LINE_QUANTITY));
 
   return (
-    <div className={`container ${styles.layout}`}>
+    <div className="container event-detail">
       <div>
-        <span className={styles.eyebrow}>{event.past ? 'Vergangenes Event' : 'Event'}</span>
+        <span className="event-detail__eyebrow">{event.past ? 'Vergangenes Event' : 'Event'}</span>
         <h1>{event.name}</h1>
         {event.image ? (
-          <div className={styles.hero}>
+          <div className="event-detail__hero">
             <img src={event.image.src} alt={event.image.alt ?? ''} width={1280} height={720} />
           </div>
         ) : null}
-        <dl className={styles.facts}>
+        <dl className="event-detail__facts">
           <div>
             <dt>Datum</dt>
             <dd>{date ?? 'Termin folgt'}</dd>
@@ -122,7 +123,7 @@ export function EventDetailView({ event, onAdd }: EventDetailViewProps) {
 
 export function EventDetailSkeleton() {
   return (
-    <div className={`container ${styles.layout}`}>
+    <div className="container event-detail">
       <div>
         <Skeleton height="1rem" width="6rem" style={{ marginBottom: '1rem' }} />
         <Skeleton height="3rem" width="80%" style={{ marginBottom: '1.5rem' }} />

@@ -1,0 +1,66 @@
+import { SITE_TIME_ZONE, type EventDetail } from '@awhh/machines';
+import { escapeHtml } from './html-head.js';
+
+// The formats of frontend/src/lib/format.ts (DESIGN: German dates, Europe/Berlin).
+const longDate = new Intl.DateTimeFormat('de-DE', {
+  timeZone: SITE_TIME_ZONE,
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+});
+const time = new Intl.DateTimeFormat('de-DE', {
+  timeZone: SITE_TIME_ZONE,
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+function toDate(iso: string | null): Date | null {
+  if (!iso) return null;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+function fact(term: string, value: string): string {
+  return `<div><dt>${term}</dt><dd>${escapeHtml(value)}</dd></div>`;
+}
+
+/**
+ * The first screen of an event page as EventDetailView renders it
+ * (frontend/src/features/events/event-detail.tsx, global classes of event-detail.css):
+ * eyebrow, title, image with its intrinsic size, date, time and venue. The image is the
+ * largest element of that screen; in the HTML it paints before any script runs (issue 7:
+ * LCP), and React's first commit replaces it with the same markup and dimensions. The ticket
+ * panel and the description follow with React: they never move what is shown here.
+ */
+export function eventSnapshot(event: EventDetail): string {
+  const start = toDate(event.startsAt);
+  const facts = [fact('Datum', start ? longDate.format(start) : 'Termin folgt')];
+  if (start) facts.push(fact('Beginn', `${time.format(start)} Uhr`));
+  if (event.venue) facts.push(fact('Location', event.venue));
+  const image = event.image
+    ? '<div class="event-detail__hero">' +
+      `<img src="${escapeHtml(event.image.src)}" alt="${escapeHtml(event.image.alt ?? '')}" width="1280" height="720">` +
+      '</div>'
+    : '';
+  return [
+    '<div class="container event-detail"><div>',
+    `<span class="event-detail__eyebrow">${event.past ? 'Vergangenes Event' : 'Event'}</span>`,
+    `<h1>${escapeHtml(event.name)}</h1>`,
+    image,
+    `<dl class="event-detail__facts">${facts.join('')}</dl>`,
+    '</div></div>',
+  ].join('');
+}
+
+/**
+ * The frame of a content page (frontend/src/components/ui/page.tsx, global classes of
+ * page.css) with its title: /cart shows its heading before the script runs. The lines
+ * live in the browser's storage, so the server never guesses them (SPEC §4).
+ */
+export function contentPageSnapshot(title: string): string {
+  return (
+    '<div class="container content-page"><header class="content-page__header">' +
+    `<h1>${escapeHtml(title)}</h1></header></div>`
+  );
+}
