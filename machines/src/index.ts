@@ -9,3 +9,4 @@ export * from './checkout/checkout.request.js';
 export * from './checkout/checkout.machine.js';
 export * from './events/berlin-time.js';
 export * from './events/next-event.js';
+export * from './format/dates.js';

@@ -1,4 +1,10 @@
-import { type BlogPost, type EventDetail, formatEuro, SITE_TIME_ZONE } from '@awhh/machines';
+import {
+  berlinIso,
+  type BlogPost,
+  type EventDetail,
+  formatDateTime,
+  formatEuro,
+} from '@awhh/machines';
 import { FAQ_ENTRIES } from '../products/faq.data.js';
 import { type PageMeta, plainText, SITE_NAME } from './html-head.js';
 
@@ -79,39 +85,6 @@ export const STATIC_PAGES: Record<string, { title: string; description: string; 
     },
   };
 
-const germanDateTime = new Intl.DateTimeFormat('de-DE', {
-  timeZone: SITE_TIME_ZONE,
-  weekday: 'short',
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
-const berlinParts = new Intl.DateTimeFormat('en-CA', {
-  timeZone: SITE_TIME_ZONE,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  timeZoneName: 'longOffset',
-});
-
-/** ISO 8601 with Berlin's offset ("2026-06-12T19:00:00+02:00"), as schema.org examples show. */
-export function berlinIso(date: Date): string {
-  const p = Object.fromEntries(berlinParts.formatToParts(date).map((x) => [x.type, x.value]));
-  const offset = p.timeZoneName === 'GMT' ? '+00:00' : String(p.timeZoneName).replace('GMT', '');
-  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${offset}`;
-}
-
-export function germanEventDate(date: Date): string {
-  return `${germanDateTime.format(date)} Uhr`;
-}
-
 export function absoluteUrl(publicUrl: string, pathOrUrl: string): string {
   return new URL(pathOrUrl, `${publicUrl}/`).toString();
 }
@@ -167,7 +140,7 @@ export function eventPageMeta(publicUrl: string, event: EventDetail): PageMeta {
   const start = event.startsAt ? new Date(event.startsAt) : null;
   const summary = plainText(event.shortDescription || event.descriptionHtml, 200);
   const facts = [
-    start ? germanEventDate(start) : null,
+    start ? formatDateTime(start) : null,
     event.venue,
     event.availability === 'sold_out' ? 'ausverkauft' : `Tickets ab ${formatEuro(event.price)}`,
   ].filter(Boolean);

@@ -1,25 +1,5 @@
-import { SITE_TIME_ZONE, type EventDetail } from '@awhh/machines';
+import { formatLongDate, formatTime, type EventDetail } from '@awhh/machines';
 import { escapeHtml } from './html-head.js';
-
-// The formats of frontend/src/lib/format.ts (DESIGN: German dates, Europe/Berlin).
-const longDate = new Intl.DateTimeFormat('de-DE', {
-  timeZone: SITE_TIME_ZONE,
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-});
-const time = new Intl.DateTimeFormat('de-DE', {
-  timeZone: SITE_TIME_ZONE,
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
-function toDate(iso: string | null): Date | null {
-  if (!iso) return null;
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? null : d;
-}
 
 function fact(term: string, value: string): string {
   return `<div><dt>${term}</dt><dd>${escapeHtml(value)}</dd></div>`;
@@ -34,9 +14,10 @@ function fact(term: string, value: string): string {
  * panel and the description follow with React: they never move what is shown here.
  */
 export function eventSnapshot(event: EventDetail): string {
-  const start = toDate(event.startsAt);
-  const facts = [fact('Datum', start ? longDate.format(start) : 'Termin folgt')];
-  if (start) facts.push(fact('Beginn', `${time.format(start)} Uhr`));
+  const date = formatLongDate(event.startsAt);
+  const time = formatTime(event.startsAt);
+  const facts = [fact('Datum', date ?? 'Termin folgt')];
+  if (time) facts.push(fact('Beginn', time));
   if (event.venue) facts.push(fact('Location', event.venue));
   const image = event.image
     ? '<div class="event-detail__hero">' +

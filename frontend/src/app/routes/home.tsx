@@ -1,8 +1,13 @@
 import { Link, useLoaderData } from 'react-router';
-import { formatEuro, type BlogPostSummary, type EventSummary } from '@awhh/machines';
+import {
+  formatEuro,
+  type BlogPostSummary,
+  type EventSummary,
+  formatLongDate,
+  formatTime,
+} from '@awhh/machines';
 import { env } from '@/config/env';
 import { paths } from '@/config/paths';
-import { formatLongDate, formatTime } from '@/lib/format';
 import { usePageMeta } from '@/lib/page-meta';
 import { ButtonLink } from '@/components/ui/button';
 import { Deferred } from '@/components/ui/deferred';

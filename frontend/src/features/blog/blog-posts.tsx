@@ -1,7 +1,6 @@
 import { Link } from 'react-router';
-import type { BlogPost, BlogPostSummary } from '@awhh/machines';
+import { type BlogPost, type BlogPostSummary, formatShortDate } from '@awhh/machines';
 import { paths } from '@/config/paths';
-import { formatShortDate } from '@/lib/format';
 import { Skeleton } from '@/components/ui/feedback';
 import styles from './blog.module.css';
 

@@ -1,7 +1,12 @@
 import { Link } from 'react-router';
-import { formatEuro, type EventSummary } from '@awhh/machines';
+import {
+  formatEuro,
+  type EventSummary,
+  formatDayMonth,
+  formatLongDate,
+  formatTime,
+} from '@awhh/machines';
 import { paths } from '@/config/paths';
-import { formatDayMonth, formatLongDate, formatTime } from '@/lib/format';
 import { Skeleton } from '@/components/ui/feedback';
 import { availabilityLabel } from './availability';
 import styles from './event-card.module.css';

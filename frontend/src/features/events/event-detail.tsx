@@ -1,8 +1,13 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { formatEuro, MAX_LINE_QUANTITY, type EventDetail } from '@awhh/machines';
+import {
+  formatEuro,
+  MAX_LINE_QUANTITY,
+  type EventDetail,
+  formatLongDate,
+  formatTime,
+} from '@awhh/machines';
 import { api, paths } from '@/config/paths';
-import { formatLongDate, formatTime } from '@/lib/format';
 import { Button } from '@/components/ui/button';
 import { Alert, Skeleton } from '@/components/ui/feedback';
 import { QuantityStepper } from '@/components/ui/quantity-stepper';

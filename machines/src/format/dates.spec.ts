@@ -1,0 +1,38 @@
+import {
+  berlinIso,
+  formatDateTime,
+  formatDayMonth,
+  formatLongDate,
+  formatShortDate,
+  formatTime,
+} from './dates.js';
+
+describe('German dates (DESIGN: dates in German, Europe/Berlin)', () => {
+  const winter = '2026-12-04T18:00:00.000Z';
+  const summer = '2026-06-12T17:00:00.000Z';
+
+  it('formats long dates and times in Berlin time', () => {
+    expect(formatLongDate(winter)).toBe('Freitag, 4. Dezember 2026');
+    expect(formatTime(winter)).toBe('19:00 Uhr');
+    expect(formatTime(summer)).toBe('19:00 Uhr');
+    expect(formatDateTime(winter)).toBe('Freitag, 4. Dezember 2026, 19:00 Uhr');
+  });
+
+  it('formats the short forms of cards and lists', () => {
+    expect(formatShortDate(winter)).toBe('04. Dez. 2026');
+    expect(formatDayMonth(winter)).toEqual({ day: '04', month: 'Dez.' });
+  });
+
+  it('gives null for missing or invalid dates instead of "Invalid Date"', () => {
+    for (const value of [null, undefined, '', 'bald']) {
+      expect(formatLongDate(value)).toBeNull();
+      expect(formatTime(value)).toBeNull();
+      expect(formatDayMonth(value)).toBeNull();
+    }
+  });
+
+  it('writes ISO 8601 with the Berlin offset, winter and summer', () => {
+    expect(berlinIso(new Date(winter))).toBe('2026-12-04T19:00:00+01:00');
+    expect(berlinIso(new Date(summer))).toBe('2026-06-12T19:00:00+02:00');
+  });
+});
