@@ -58,14 +58,16 @@ describe('CartView', () => {
 
     expect(await screen.findByText(/eingelöst/)).toBeInTheDocument();
     expect(calls[0]!.body).toEqual({ code: 'afterwork10', subtotal: 49.8 });
-    expect(screen.getByText('Rabatt (AFTERWORK10)')).toBeInTheDocument();
+    expect(screen.getByText('Gutschein AFTERWORK10')).toBeInTheDocument();
     expect(screen.getAllByText('−4,98 €').length).toBeGreaterThan(0);
     const totals = screen.getByText('Gesamt').closest('dl')!;
     expect(within(totals).getByText('44,82 €')).toBeInTheDocument();
     expect(JSON.parse(localStorage.getItem(COUPON_STORAGE_KEY)!).code).toBe('AFTERWORK10');
 
     await user.click(screen.getByRole('button', { name: 'Gutschein entfernen' }));
-    await waitFor(() => expect(screen.queryByText(/Rabatt/)).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(screen.queryByText(/Gutschein AFTERWORK10/)).not.toBeInTheDocument(),
+    );
     expect(localStorage.getItem(COUPON_STORAGE_KEY)).toBeNull();
   });
 

@@ -6,6 +6,7 @@ import { QuantityStepper } from '@/components/ui/quantity-stepper';
 import { CouponForm } from './coupon-form';
 import { useCartActor, useCartCoupon, useCartItems, useCartTotals } from './use-cart';
 import styles from './cart.module.css';
+import { Totals } from '@/components/ui/totals';
 
 function CartLine({ item }: { item: CartItem }) {
   const cart = useCartActor();
@@ -54,18 +55,14 @@ export function CartSummary() {
   const totals = useCartTotals();
   const coupon = useCartCoupon();
   return (
-    <dl className={styles.totals}>
-      <dt>Zwischensumme</dt>
-      <dd>{formatCents(totals.subtotal)}</dd>
-      {coupon ? (
-        <>
-          <dt>Rabatt{coupon.code ? ` (${coupon.code})` : ''}</dt>
-          <dd>−{formatCents(totals.discount)}</dd>
-        </>
-      ) : null}
-      <dt className={styles.grand}>Gesamt</dt>
-      <dd className={styles.grand}>{formatCents(totals.total)}</dd>
-    </dl>
+    <Totals
+      subtotal={totals.subtotal}
+      discount={totals.discount}
+      total={totals.total}
+      hasCoupon={coupon !== null}
+      couponCode={coupon?.code}
+      totalLabel="Gesamt"
+    />
   );
 }
 

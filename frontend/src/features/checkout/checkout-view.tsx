@@ -19,6 +19,7 @@ import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/feedback';
 import { liveCheckoutMachine, successUrl } from './checkout-api';
 import styles from './checkout.module.css';
+import { Totals } from '@/components/ui/totals';
 
 export interface CheckoutViewProps {
   items: CartItem[];
@@ -108,18 +109,14 @@ export function CheckoutView({ items, coupon, totals, onLinesChanged }: Checkout
             </li>
           ))}
         </ul>
-        <dl className={styles.totals}>
-          <dt>Zwischensumme</dt>
-          <dd>{formatCents(totals.subtotal)}</dd>
-          {coupon ? (
-            <>
-              <dt>Gutschein{coupon.code ? ` ${coupon.code}` : ''}</dt>
-              <dd>−{formatCents(totals.discount)}</dd>
-            </>
-          ) : null}
-          <dt className={styles.grand}>Gesamtbetrag</dt>
-          <dd className={styles.grand}>{formatCents(totals.total)}</dd>
-        </dl>
+        <Totals
+          subtotal={totals.subtotal}
+          discount={totals.discount}
+          total={totals.total}
+          hasCoupon={coupon !== null}
+          couponCode={coupon?.code}
+          totalLabel="Gesamtbetrag"
+        />
         <p className={styles.lineMeta}>
           Alle Preise inkl. gesetzlicher MwSt. <Link to={paths.cart}>Warenkorb bearbeiten</Link>
         </p>

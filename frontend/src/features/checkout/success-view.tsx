@@ -6,6 +6,7 @@ import { ButtonLink } from '@/components/ui/button';
 import { Alert, ErrorState, Loading, Skeleton } from '@/components/ui/feedback';
 import { fetchOrder } from './checkout-api';
 import styles from './checkout.module.css';
+import { Totals } from '@/components/ui/totals';
 
 /** The webhook usually lands within seconds; poll that long before explaining. */
 export const POLL_INTERVAL_MS = 1500;
@@ -38,18 +39,14 @@ function OrderLines({ order }: { order: OrderSummary }) {
           </li>
         ))}
       </ul>
-      <dl className={styles.totals}>
-        <dt>Zwischensumme</dt>
-        <dd>{formatCents(order.subtotal)}</dd>
-        {order.discount > 0 ? (
-          <>
-            <dt>Gutschein{order.couponCode ? ` ${order.couponCode}` : ''}</dt>
-            <dd>−{formatCents(order.discount)}</dd>
-          </>
-        ) : null}
-        <dt className={styles.grand}>Bezahlt</dt>
-        <dd className={styles.grand}>{formatCents(order.total)}</dd>
-      </dl>
+      <Totals
+        subtotal={order.subtotal}
+        discount={order.discount}
+        total={order.total}
+        hasCoupon={order.discount > 0}
+        couponCode={order.couponCode}
+        totalLabel="Bezahlt"
+      />
     </>
   );
 }
