@@ -11,7 +11,8 @@ const partsFormat = new Intl.DateTimeFormat('en-US', {
   second: '2-digit',
 });
 
-function berlinParts(instant: number): Record<string, number> {
+/** Berlin's wall clock at an instant: year, month, day, hour, minute, second as numbers. */
+export function berlinParts(instant: number): Record<string, number> {
   const out: Record<string, number> = {};
   for (const part of partsFormat.formatToParts(new Date(instant))) {
     if (part.type !== 'literal') out[part.type] = Number(part.value);
@@ -20,7 +21,7 @@ function berlinParts(instant: number): Record<string, number> {
 }
 
 /** Offset of Berlin from UTC (ms) at an instant: +1 h in winter, +2 h in summer. */
-function berlinOffset(instant: number): number {
+export function berlinOffset(instant: number): number {
   const p = berlinParts(instant);
   const asUtc = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
   return asUtc - Math.floor(instant / 1000) * 1000;

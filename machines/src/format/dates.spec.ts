@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {
   berlinIso,
   formatDateTime,
@@ -34,5 +35,16 @@ describe('German dates (DESIGN: dates in German, Europe/Berlin)', () => {
   it('writes ISO 8601 with the Berlin offset, winter and summer', () => {
     expect(berlinIso(new Date(winter))).toBe('2026-12-04T19:00:00+01:00');
     expect(berlinIso(new Date(summer))).toBe('2026-06-12T19:00:00+02:00');
+  });
+
+  it('berlinIso names the same instant, to the second, for any date', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('2000-01-01'), max: new Date('2040-01-01'), noInvalidDate: true }),
+        (d) => {
+          expect(Date.parse(berlinIso(d))).toBe(Math.floor(d.getTime() / 1000) * 1000);
+        },
+      ),
+    );
   });
 });

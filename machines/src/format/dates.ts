@@ -1,4 +1,4 @@
-import { SITE_TIME_ZONE } from '../events/berlin-time.js';
+import { berlinOffset, berlinParts, SITE_TIME_ZONE } from '../events/berlin-time.js';
 
 // DESIGN: dates in German, Europe/Berlin. One definition for the pages React renders and
 // the HTML the server writes before any script runs, so the two can never differ.
@@ -26,18 +26,6 @@ const dayMonth = new Intl.DateTimeFormat('de-DE', {
   day: '2-digit',
   month: 'short',
 });
-const offsetParts = new Intl.DateTimeFormat('en-CA', {
-  timeZone: SITE_TIME_ZONE,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  timeZoneName: 'longOffset',
-});
-
 type DateInput = string | Date | null | undefined;
 
 function toDate(value: DateInput): Date | null {
@@ -83,7 +71,10 @@ export function formatDateTime(value: DateInput): string | null {
 
 /** ISO 8601 with Berlin's offset ("2026-06-12T19:00:00+02:00"), as schema.org shows it. */
 export function berlinIso(date: Date): string {
-  const p = Object.fromEntries(offsetParts.formatToParts(date).map((x) => [x.type, x.value]));
-  const offset = p.timeZoneName === 'GMT' ? '+00:00' : String(p.timeZoneName).replace('GMT', '');
-  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${offset}`;
+  const p = berlinParts(date.getTime());
+  const two = (n: number | undefined) => String(n).padStart(2, '0');
+  const offsetMinutes = Math.round(berlinOffset(date.getTime()) / 60_000);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const offset = `${sign}${two(Math.floor(Math.abs(offsetMinutes) / 60))}:${two(Math.abs(offsetMinutes) % 60)}`;
+  return `${p.year}-${two(p.month)}-${two(p.day)}T${two(p.hour)}:${two(p.minute)}:${two(p.second)}${offset}`;
 }
