@@ -6,7 +6,7 @@ import {
   type EventDetail,
   type EventSummary,
   type Product,
-  hasEventDateMeta,
+  isEventProduct,
   hasValidSlug,
   isPastEvent,
   parseEventDate,
@@ -15,7 +15,6 @@ import {
   toCents,
   venueOf,
 } from '@awhh/machines';
-import { EVENT_CATEGORY_SLUGS } from '../catalog/adapters/woocommerce.normalize.js';
 import type { CatalogPost, CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { plainText, sanitizeRichText } from '../catalog/html.js';
@@ -33,14 +32,6 @@ interface EventIndex {
 interface BlogIndex {
   list: CachedBody;
   bySlug: Map<string, CachedBody>;
-}
-
-export function isEvent(product: CatalogProduct): boolean {
-  if (product.kind) return product.kind === 'event';
-  return (
-    hasEventDateMeta(product) ||
-    product.categories.some((c) => EVENT_CATEGORY_SLUGS.includes(c.slug.toLowerCase()))
-  );
 }
 
 export function availabilityOf(product: Product): {
@@ -145,7 +136,9 @@ export class ProductsService {
     return this.eventsMemo.get(key, () => {
       const details = orderEvents(
         products
-          .filter((p): p is CatalogProduct & { slug: string } => hasValidSlug(p) && isEvent(p))
+          .filter(
+            (p): p is CatalogProduct & { slug: string } => hasValidSlug(p) && isEventProduct(p),
+          )
           .map((p) => toEventDetail(p, now)),
       );
       const bySlug = new Map<string, CachedBody>();

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { berlinWallTimeToInstant, startOfBerlinDay } from './berlin-time.js';
 import {
   EVENT_DATE_META_KEYS,
+  isEventProduct,
   nextEventLink,
   parseEventDate,
   resolveEventDate,
@@ -137,6 +138,27 @@ describe('SPEC §4/§5 next event', () => {
     expect(nextEventLink(list, lateEvening)).toBe('/events/heute');
     const afterMidnight = new Date('2026-11-22T23:30:00Z'); // 00:30 next day in Berlin
     expect(nextEventLink(list, afterMidnight)).toBe('/');
+  });
+
+  it('DESIGN: merchandise never becomes the next event, even on the day it is created', () => {
+    const shirt = { ...product('shirt', [], '2026-11-22T09:00:00'), kind: 'product' as const };
+    const event = {
+      ...product('kommt', [meta('event_date', '2026-12-01')]),
+      kind: 'event' as const,
+    };
+    expect(nextEventLink([shirt, event], NOW)).toBe('/events/kommt');
+    expect(nextEventLink([shirt], NOW)).toBe('/');
+  });
+
+  it('DESIGN: an event is a product with event-date meta or in an events category', () => {
+    expect(isEventProduct(product('a', [meta('date', 'kaputt')]))).toBe(true);
+    expect(isEventProduct({ ...product('b'), categories: [{ slug: 'Veranstaltungen' }] })).toBe(
+      true,
+    );
+    expect(isEventProduct({ ...product('c'), categories: [{ slug: 'merch' }] })).toBe(false);
+    expect(isEventProduct({ ...product('d', [meta('date', '2026-12-01')]), kind: 'product' })).toBe(
+      false,
+    );
   });
 
   it('DESIGN: venue from WooCommerceEventsLocation, location or venue', () => {

@@ -22,7 +22,13 @@ export interface DatedProduct {
   date_created?: string | null;
   date_modified?: string | null;
   meta_data?: readonly MetaData[] | null;
+  /** Set by the catalog: merchandise ("product") is never an event. */
+  kind?: 'event' | 'product';
+  categories?: readonly { slug: string }[] | null;
 }
+
+/** WooCommerce categories that mark a product as an event even without date meta. */
+export const EVENT_CATEGORY_SLUGS = ['events', 'event', 'veranstaltungen', 'tickets', 'afterwork'];
 
 export type EventDateSource = 'meta' | 'plugin' | 'date_created' | 'date_modified';
 
@@ -138,6 +144,18 @@ export function hasEventDateMeta(product: DatedProduct): boolean {
   return (product.meta_data ?? []).some((m) => keys.includes(m?.key));
 }
 
+/**
+ * DESIGN "Events are catalog products": an event is a product that carries an event-date
+ * key or sits in an events category; everything else (shirts, tote bags) is merchandise.
+ */
+export function isEventProduct(product: DatedProduct): boolean {
+  if (product.kind) return product.kind === 'event';
+  return (
+    hasEventDateMeta(product) ||
+    (product.categories ?? []).some((c) => EVENT_CATEGORY_SLUGS.includes(c.slug.toLowerCase()))
+  );
+}
+
 export function venueOf(product: DatedProduct): string | null {
   for (const key of VENUE_META_KEYS) {
     const text = metaText(product, key);
@@ -168,7 +186,9 @@ export interface DatedEvent<P> {
 export function sortByEventDate<P extends DatedProduct>(products: readonly P[]): DatedEvent<P>[] {
   const dated: DatedEvent<P>[] = [];
   for (const product of products) {
-    if (!product || !hasValidSlug(product)) continue;
+    // Merchandise never counts, whatever its creation date (it would otherwise fall back
+    // to date_created and become "next" on the day it is created).
+    if (!product || !hasValidSlug(product) || product.kind === 'product') continue;
     const resolved = resolveEventDate(product);
     if (resolved) dated.push({ product, date: resolved.date });
   }

@@ -1,9 +1,8 @@
-import { EVENTS_CALENDAR_DATE_KEY, hasEventDateMeta, type MetaData } from '@awhh/machines';
+import { EVENTS_CALENDAR_DATE_KEY, isEventProduct, type MetaData } from '@awhh/machines';
 import type { CatalogCoupon, CatalogPost, CatalogProduct } from '../catalog.port.js';
 import { decodeEntities } from '../html.js';
 
 /** Categories that make a product an event even without date meta. */
-export const EVENT_CATEGORY_SLUGS = ['events', 'event', 'veranstaltungen', 'tickets', 'afterwork'];
 
 type Raw = Record<string, unknown>;
 
@@ -86,9 +85,7 @@ export function normalizeProduct(raw: unknown): CatalogProduct | null {
   const price = parseMoney(raw.price) ?? sale ?? regular;
   const stockStatus = STOCK_STATUSES.find((s) => s === raw.stock_status);
   const stockQuantity = parseCount(raw.stock_quantity);
-  const isEvent =
-    hasEventDateMeta({ meta_data: meta }) ||
-    categories.some((c) => EVENT_CATEGORY_SLUGS.includes(c.slug.toLowerCase()));
+  const isEvent = isEventProduct({ meta_data: meta, categories });
 
   const product: CatalogProduct = {
     id,
