@@ -30,10 +30,12 @@ export function findSecrets(text: string): string[] {
 
 describe('hostile: no secret in the built frontend', () => {
   it('the scanner recognises every kind of secret it looks for (and not ordinary code)', () => {
+    // Assembled at run time, so the repository itself never holds a secret-shaped string.
+    const body = '51HxYzAbCdEfGhIjKlMn';
     const planted = [
-      'const k="sk_live_51HxYzAbCdEfGhIjKlMn"',
-      'x="rk_test_51HxYzAbCdEfGhIjKlMn"',
-      '"whsec_AbCdEfGhIjKlMnOpQrSt"',
+      `const k="${['sk', 'live', body].join('_')}"`,
+      `x="${['rk', 'test', body].join('_')}"`,
+      `"${['whsec', 'AbCdEfGhIjKlMnOpQrSt'].join('_')}"`,
       `"ck_${'0123456789abcdef'.repeat(2)}01234567"`,
       `"cs_${'fedcba9876543210'.repeat(2)}76543210"`,
     ];
