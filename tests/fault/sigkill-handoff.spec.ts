@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { orderSummarySchema } from '@awhh/machines';
@@ -10,8 +8,8 @@ import {
   createCheckout,
   eventually,
   sleep,
-  startBackend,
 } from './support/backend-process.js';
+import { openFakeShop, type FakeShop } from './support/fake-shop.js';
 
 /**
  * DESIGN "Webhook": a paid order reaches WooCommerce through the outbox, so a process
@@ -23,26 +21,18 @@ let woo: FakeWooCommerce;
 let stripe: FakeStripe;
 let site: BackendProcess | null = null;
 let dataDir: string;
-let env: Record<string, string>;
+
+let shop: FakeShop;
 
 beforeAll(async () => {
-  woo = new FakeWooCommerce({ products: [wooEvent(701, { price: '12.50', stock_quantity: 30 })] });
-  stripe = new FakeStripe();
-  await Promise.all([woo.start(), stripe.start()]);
-  dataDir = mkdtempSync(join(tmpdir(), 'awhh-fault-kill-'));
-  env = {
-    ...woo.env,
-    ...stripe.env,
-    DATABASE_URL: `sqlite:${join(dataDir, 'awhh.db')}`,
-    STATIC_DIR: '',
-  };
+  shop = await openFakeShop(
+    new FakeWooCommerce({ products: [wooEvent(701, { price: '12.50', stock_quantity: 30 })] }),
+    'fault-kill',
+  );
+  ({ woo, stripe, dataDir } = shop);
 });
 
-afterAll(async () => {
-  await site?.kill('SIGTERM');
-  await Promise.all([woo?.stop(), stripe?.stop()]);
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => shop?.close());
 
 /** The store's outbox, read beside the process: jobs that failed once and wait, unleased. */
 function waitingForRetry(count: number): boolean {
@@ -77,7 +67,7 @@ const handOffs = (session: FakeSession) =>
 
 describe('fault: the checkout process killed with SIGKILL between payment and hand-off', () => {
   it('after the restart the outbox delivers every paid order to WooCommerce exactly once', async () => {
-    site = await startBackend(env);
+    site = await shop.start();
     const port = site.port;
     const sessions: FakeSession[] = [];
     for (let i = 0; i < 3; i += 1) {
@@ -107,7 +97,7 @@ describe('fault: the checkout process killed with SIGKILL between payment and ha
     expect(woo.orders).toHaveLength(0);
 
     woo.mode = 'ok';
-    site = await startBackend(env, { port });
+    site = await shop.start({ port });
     await eventually(
       async () => sessions.every((s) => handOffs(s) >= 1),
       40_000,

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { apiErrorSchema, orderSummarySchema } from '@awhh/machines';
 import { FakeWooCommerce, orderReference, wooEvent } from './support/fake-woocommerce.js';
 import {
@@ -15,8 +12,8 @@ import {
   createCheckout,
   eventually,
   sleep,
-  startBackend,
 } from './support/backend-process.js';
+import { openFakeShop, type FakeShop } from './support/fake-shop.js';
 
 /**
  * DESIGN "Webhook": Stripe delivers events when it likes: before the buyer is back on the
@@ -27,26 +24,19 @@ import {
 let woo: FakeWooCommerce;
 let stripe: FakeStripe;
 let site: BackendProcess;
-let dataDir: string;
+
+let shop: FakeShop;
 
 beforeAll(async () => {
-  woo = new FakeWooCommerce({ products: [wooEvent(601, { price: '30.00', stock_quantity: 40 })] });
-  stripe = new FakeStripe();
-  await Promise.all([woo.start(), stripe.start()]);
-  dataDir = mkdtempSync(join(tmpdir(), 'awhh-fault-webhook-'));
-  site = await startBackend({
-    ...woo.env,
-    ...stripe.env,
-    DATABASE_URL: `sqlite:${join(dataDir, 'awhh.db')}`,
-    STATIC_DIR: '',
-  });
+  shop = await openFakeShop(
+    new FakeWooCommerce({ products: [wooEvent(601, { price: '30.00', stock_quantity: 40 })] }),
+    'fault-webhook',
+  );
+  ({ woo, stripe } = shop);
+  site = await shop.start();
 });
 
-afterAll(async () => {
-  await site?.kill('SIGTERM');
-  await Promise.all([woo?.stop(), stripe?.stop()]);
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => shop?.close());
 
 async function checkout(quantity = 1): Promise<FakeSession> {
   const res = await createCheckout(site.url, [

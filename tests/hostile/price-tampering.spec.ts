@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { orderSummarySchema } from '@awhh/machines';
 import { FakeWooCommerce, wooCoupon, wooEvent } from '../fault/support/fake-woocommerce.js';
@@ -9,8 +6,8 @@ import {
   type BackendProcess,
   type CheckoutLine,
   createCheckout,
-  startBackend,
 } from '../fault/support/backend-process.js';
+import { openFakeShop, type FakeShop } from '../fault/support/fake-shop.js';
 
 /**
  * DESIGN "Checkout line items": the server never trusts client prices. Whatever a buyer
@@ -25,7 +22,7 @@ const MERCH = { productId: 902, name: 'Testevent 902', amount: 12.5, quantity: 1
 let woo: FakeWooCommerce;
 let stripe: FakeStripe;
 let site: BackendProcess;
-let dataDir: string;
+let shop: FakeShop;
 
 beforeAll(async () => {
   woo = new FakeWooCommerce({
@@ -43,22 +40,12 @@ beforeAll(async () => {
       }),
     ],
   });
-  stripe = new FakeStripe();
-  await Promise.all([woo.start(), stripe.start()]);
-  dataDir = mkdtempSync(join(tmpdir(), 'awhh-hostile-price-'));
-  site = await startBackend({
-    ...woo.env,
-    ...stripe.env,
-    DATABASE_URL: `sqlite:${join(dataDir, 'awhh.db')}`,
-    STATIC_DIR: '',
-  });
+  shop = await openFakeShop(woo, 'hostile-price');
+  stripe = shop.stripe;
+  site = await shop.start();
 });
 
-afterAll(async () => {
-  await site?.kill('SIGTERM');
-  await Promise.all([woo?.stop(), stripe?.stop()]);
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => shop?.close());
 
 /** Sends the request; returns the status and, when a session was made, what Stripe received. */
 async function attempt(lines: unknown[], extra: Record<string, unknown> = {}) {
