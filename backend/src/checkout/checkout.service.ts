@@ -4,6 +4,7 @@ import {
   checkoutRequestSchema,
   type CheckoutResponse,
   discountCents,
+  fromCents,
   type LineProblem,
   type OrderSummary,
   type ParsedCheckoutRequest,
@@ -319,7 +320,7 @@ function problemOf(line: PricedLine, available: number | null): LineProblem {
     productId: line.productId,
     ...(line.variationId !== null ? { variationId: line.variationId } : {}),
     name: line.name,
-    price: line.unitAmount / 100,
+    price: fromCents(line.unitAmount),
     available,
   };
 }

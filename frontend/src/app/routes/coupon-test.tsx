@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
-import { discountCents, formatCents, toCents } from '@awhh/machines';
+import { discountCents, formatCents, fromCents, toCents } from '@awhh/machines';
 import { getInspect } from '@/lib/inspect';
 import { usePageMeta } from '@/lib/page-meta';
 import { Button } from '@/components/ui/button';
@@ -38,7 +38,7 @@ export function Component() {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          actor.send({ type: 'coupon.apply', code, subtotal: cents / 100 });
+          actor.send({ type: 'coupon.apply', code, subtotal: fromCents(cents) });
         }}
       >
         <div className={styles.field}>

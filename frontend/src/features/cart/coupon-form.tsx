@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
-import { formatCents, isPercentCoupon, type Coupon } from '@awhh/machines';
+import { formatCents, fromCents, isPercentCoupon, type Coupon } from '@awhh/machines';
 import { getInspect } from '@/lib/inspect';
 import { Button } from '@/components/ui/button';
 import { liveCouponMachine } from './coupon-api';
@@ -60,7 +60,7 @@ export function CouponForm({ applied, subtotal, discount, onApplied, onRemoved }
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        actor.send({ type: 'coupon.apply', code, subtotal: subtotal / 100 });
+        actor.send({ type: 'coupon.apply', code, subtotal: fromCents(subtotal) });
       }}
     >
       <label htmlFor={inputId}>Gutscheincode</label>
