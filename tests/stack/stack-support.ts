@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, REPO_ROOT } from '../support/site.js';
+import { freePorts, REPO_ROOT } from '../support/site.js';
 
 export interface RunningStack {
   url: string;
@@ -35,7 +35,7 @@ export function staticDir(): string {
  * and its own state directory, and stops it with SIGTERM as Ctrl+C would.
  */
 export async function startStackCli(env: Record<string, string> = {}): Promise<RunningStack> {
-  const [port, productsPort, checkoutPort] = [await freePort(), await freePort(), await freePort()];
+  const [port, productsPort, checkoutPort] = await freePorts(3);
   const dir = mkdtempSync(join(tmpdir(), 'awhh-stack-'));
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'stack.mjs')], {

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, REPO_ROOT } from '../support/site.js';
+import { freePorts, REPO_ROOT } from '../support/site.js';
 import { staticDir } from './stack-support.js';
 
 // Issue #6: when an API process is down, nginx itself answers: JSON with a German message
@@ -14,7 +14,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'awhh-nginx-down-'));
-  const [port, productsPort, checkoutPort] = [await freePort(), await freePort(), await freePort()];
+  const [port, productsPort, checkoutPort] = await freePorts(3);
   // Nothing listens on the upstream ports: both API services are "down".
   const options = {
     dir,

@@ -5,7 +5,7 @@ import { startBackend } from './backend.js';
 import { REPO_ROOT } from './net.js';
 
 // Shared helpers of the suites, importable from here.
-export { freePort, REPO_ROOT, waitForHttp } from './net.js';
+export { freePort, freePorts, REPO_ROOT, waitForHttp } from './net.js';
 
 export interface RunningSite {
   url: string;
