@@ -1,5 +1,6 @@
 export * from './schemas/wire.schemas.js';
 export * from './pricing/pricing.js';
+export * from './catalog/variants.js';
 export * from './storage/storage.js';
 export * from './cart/cart.types.js';
 export * from './cart/cart.storage.js';

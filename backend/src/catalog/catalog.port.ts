@@ -1,10 +1,42 @@
-import type { Product } from '@awhh/machines';
+import type { Product, VariantAttribute } from '@awhh/machines';
+
+/**
+ * One variation of a variable product (a ticket tier, a size): its own price, sale price
+ * and stock (DESIGN "Everything the shop sells"). Prices in euros.
+ */
+export interface CatalogVariation {
+  id: number;
+  attributes: VariantAttribute[];
+  price?: number;
+  regular_price?: number;
+  sale_price: number | null;
+  on_sale: boolean;
+  /** null: stock not tracked for this variation (unlimited). */
+  stock_quantity: number | null;
+  stock_status?: 'instock' | 'outofstock' | 'onbackorder';
+  /**
+   * WooCommerce `manage_stock: "parent"`: the variation draws from the parent's stock, so
+   * tiers sharing it also share capacity.
+   */
+  sharesParentStock: boolean;
+  /** Unpublished or not purchasable variations are shown nowhere and never sold. */
+  purchasable: boolean;
+  image: { src: string; alt?: string } | null;
+}
 
 /**
  * A feed product plus the full description HTML (raw from the CMS), which the feed leaves
- * out but the event page shows (sanitised). Assignable to Product.
+ * out but the event page shows (sanitised), and for a variable product (`type:
+ * "variable"`) its variations. Assignable to Product.
  */
-export type CatalogProduct = Product & { description?: string };
+export type CatalogProduct = Product & {
+  description?: string;
+  variants?: CatalogVariation[];
+};
+
+export function isVariable(product: Pick<CatalogProduct, 'type'>): boolean {
+  return product.type === 'variable';
+}
 
 /** A coupon as the catalog keeps it (WooCommerce semantics; amounts in euros or percent). */
 export interface CatalogCoupon {

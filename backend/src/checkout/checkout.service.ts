@@ -9,10 +9,12 @@ import {
   type OrderSummary,
   type ParsedCheckoutRequest,
   toCents,
+  variantLineName,
 } from '@awhh/machines';
 import { apiError } from '../common/api-error.js';
 import { parseBody } from '../common/validation.js';
 import { AppConfig } from '../config/config.js';
+import { isVariable, type CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { CatalogError } from '../catalog/catalog.errors.js';
 import { evaluateCoupon } from '../catalog/coupon-rules.js';
@@ -225,24 +227,9 @@ export class CheckoutService {
       if (item.currency.toLowerCase() !== 'eur') {
         throw apiError(400, 'Wir nehmen Zahlungen nur in Euro an.');
       }
-      const productKey = item.variationId ?? item.productId;
-      const product = catalog.find((p) => p.id === productKey);
-      if (!product || product.price === undefined) {
-        throw apiError(400, `„${item.name}“ gibt es in unserem Angebot nicht (mehr).`);
-      }
-      const unitAmount = toCents(product.price);
-      const line: PricedLine = {
-        productId: item.productId,
-        variationId: item.variationId ?? null,
-        productKey,
-        name: product.name,
-        image: product.images[0]?.src ?? null,
-        quantity: item.quantity,
-        unitAmount,
-        stock: stockOf(product),
-      };
+      const line = lineOf(catalog, item);
       priced.push(line);
-      if (toCents(item.amount) !== unitAmount) problems.push(problemOf(line, line.stock));
+      if (toCents(item.amount) !== line.unitAmount) problems.push(problemOf(line, line.stock));
     }
     if (problems.length > 0) {
       throw apiError(
@@ -288,10 +275,14 @@ export class CheckoutService {
     const reserved = await reservedByKey(trx, limited, now);
 
     const problems: LineProblem[] = [];
+    const short = new Set<number>();
     for (const line of lines) {
-      if (line.stock === null || problems.some((p) => keyOf(p) === line.productKey)) continue;
+      if (line.stock === null || short.has(line.productKey)) continue;
       const available = Math.max(0, line.stock - (reserved.get(line.productKey) ?? 0));
-      if ((wanted.get(line.productKey) ?? 0) > available) problems.push(problemOf(line, available));
+      if ((wanted.get(line.productKey) ?? 0) > available) {
+        short.add(line.productKey);
+        problems.push(problemOf(line, available));
+      }
     }
     if (problems.length > 0) throw apiError(409, shortageMessage(problems), { lines: problems });
 
@@ -311,8 +302,50 @@ export class CheckoutService {
   }
 }
 
-function keyOf(problem: LineProblem): number {
-  return problem.variationId ?? problem.productId;
+/**
+ * Prices one request line from the catalog. DESIGN "Everything the shop sells": a
+ * variable product is bought only as one of its variations, at the variation's price and
+ * from the variation's stock (or the parent's, when the variation shares it).
+ */
+function lineOf(catalog: readonly CatalogProduct[], item: CheckoutLineItem): PricedLine {
+  const product = catalog.find((p) => p.id === item.productId);
+  if (!product || product.price === undefined) throw notOffered(item.name);
+  const base = { productId: product.id, quantity: item.quantity };
+  if (!isVariable(product)) {
+    if (item.variationId !== undefined) throw notOffered(item.name);
+    return {
+      ...base,
+      variationId: null,
+      productKey: product.id,
+      name: product.name,
+      image: product.images[0]?.src ?? null,
+      unitAmount: toCents(product.price),
+      stock: stockOf(product),
+    };
+  }
+  if (item.variationId === undefined) {
+    throw apiError(
+      400,
+      `Bitte wähle bei „${product.name}“ aus, welche Variante (z. B. Ticketart oder Größe) du möchtest.`,
+    );
+  }
+  const variation = product.variants?.find((v) => v.id === item.variationId);
+  if (!variation || !variation.purchasable || variation.price === undefined) {
+    throw notOffered(item.name);
+  }
+  return {
+    ...base,
+    variationId: variation.id,
+    productKey: variation.sharesParentStock ? product.id : variation.id,
+    name: variantLineName(product.name, variation.attributes),
+    image: variation.image?.src ?? product.images[0]?.src ?? null,
+    unitAmount: toCents(variation.price),
+    stock: variation.sharesParentStock ? stockOf(product) : stockOf(variation),
+  };
+}
+
+function notOffered(name: string) {
+  return apiError(400, `„${name}“ gibt es in unserem Angebot nicht (mehr).`);
 }
 
 function problemOf(line: PricedLine, available: number | null): LineProblem {

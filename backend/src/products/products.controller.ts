@@ -17,6 +17,7 @@ import { ProductsService } from './products.service.js';
 
 export const EVENT_NOT_FOUND_MESSAGE = 'Dieses Event gibt es nicht (mehr).';
 export const POST_NOT_FOUND_MESSAGE = 'Diesen Beitrag gibt es nicht (mehr).';
+export const MERCH_NOT_FOUND_MESSAGE = 'Diesen Artikel gibt es nicht (mehr).';
 
 /** A brake on guessing codes; generous enough for a whole office behind one IP. */
 export const COUPON_RATE_LIMIT = {
@@ -66,6 +67,31 @@ export class EventsController {
     const event = await this.products.event(slug, new Date());
     if (!event) throw apiError(404, EVENT_NOT_FOUND_MESSAGE);
     return sendCached(req, reply, event, maxAge(this.config));
+  }
+}
+
+/** DESIGN "Everything the shop sells": merch is listed on / and has its own page. */
+@Controller('merch')
+export class MerchController {
+  constructor(
+    private readonly products: ProductsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  async list(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return sendCached(req, reply, await this.products.merch(), maxAge(this.config));
+  }
+
+  @Get(':slug')
+  async detail(
+    @Param('slug') slug: string,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
+    const item = await this.products.merchItem(slug);
+    if (!item) throw apiError(404, MERCH_NOT_FOUND_MESSAGE);
+    return sendCached(req, reply, item, maxAge(this.config));
   }
 }
 

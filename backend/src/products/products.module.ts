@@ -6,13 +6,21 @@ import {
   EventsController,
   FaqController,
   FeedController,
+  MerchController,
 } from './products.controller.js';
 import { ProductsService } from './products.service.js';
 
 /** The products side (DESIGN: catalog, events, blog, coupons); nginx routes these paths here. */
 @Module({
   imports: [CatalogModule],
-  controllers: [FeedController, EventsController, BlogController, CouponsController, FaqController],
+  controllers: [
+    FeedController,
+    EventsController,
+    MerchController,
+    BlogController,
+    CouponsController,
+    FaqController,
+  ],
   providers: [ProductsService],
   exports: [ProductsService],
 })

@@ -5,7 +5,11 @@ import {
   type BlogPostSummary,
   type EventDetail,
   type EventSummary,
+  type MerchDetail,
+  type MerchSummary,
   type Product,
+  type Variant,
+  fromCents,
   isEventProduct,
   hasValidSlug,
   isPastEvent,
@@ -13,9 +17,15 @@ import {
   resolveEventDate,
   startOfBerlinDay,
   toCents,
+  variantLabel,
   venueOf,
 } from '@awhh/machines';
-import type { CatalogPost, CatalogProduct } from '../catalog/catalog.port.js';
+import {
+  isVariable,
+  type CatalogPost,
+  type CatalogProduct,
+  type CatalogVariation,
+} from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { plainText, sanitizeRichText } from '../catalog/html.js';
 import { cachedBody, type CachedBody } from './http-cache.js';
@@ -29,41 +39,109 @@ interface EventIndex {
   bySlug: Map<string, CachedBody>;
 }
 
-interface BlogIndex {
-  list: CachedBody;
-  bySlug: Map<string, CachedBody>;
-}
+type BlogIndex = EventIndex;
+type MerchIndex = EventIndex;
 
-export function availabilityOf(product: Product): {
+interface Stock {
   availability: Availability;
   available: number | null;
-} {
-  const quantity = product.stock_quantity ?? null;
-  if (product.stock_status === 'outofstock' || (quantity !== null && quantity <= 0)) {
+}
+
+/** Availability of a product or a variation: sold out at 0, "few left" from 10 down. */
+export function availabilityOf(
+  stock: Pick<CatalogProduct | CatalogVariation, 'stock_status' | 'stock_quantity'>,
+): Stock {
+  const quantity = stock.stock_quantity ?? null;
+  if (stock.stock_status === 'outofstock' || (quantity !== null && quantity <= 0)) {
     return { availability: 'sold_out', available: 0 };
   }
+  return levelOf(quantity);
+}
+
+function levelOf(quantity: number | null): Stock {
+  if (quantity !== null && quantity <= 0) return { availability: 'sold_out', available: 0 };
   if (quantity !== null && quantity <= FEW_LEFT_THRESHOLD) {
     return { availability: 'few_left', available: quantity };
   }
   return { availability: 'available', available: quantity };
 }
 
-function toEventDetail(product: CatalogProduct & { slug: string }, now: Date): EventDetail {
-  const resolved = resolveEventDate(product);
+/** Euros as the catalog gives them, rounded to whole cents. */
+const euros = (value: number | undefined) => fromCents(toCents(value ?? 0));
+
+/** DESIGN "Everything the shop sells": the variations a visitor can choose from. */
+export function variantsOf(product: CatalogProduct): Variant[] {
+  if (!isVariable(product)) return [];
+  return (product.variants ?? [])
+    .filter((v) => v.purchasable && v.price !== undefined)
+    .map((v) => {
+      const price = euros(v.price);
+      return {
+        id: v.id,
+        name: variantLabel(v.attributes) || product.name,
+        attributes: v.attributes.map((a) => ({ ...a })),
+        price,
+        regularPrice: Math.max(price, euros(v.regular_price ?? v.price)),
+        ...availabilityOf(v),
+      };
+    });
+}
+
+/**
+ * Price, regular price and availability of what can be bought: the product itself, or
+ * for a variable product its variants (from the lowest price still on offer; sold out
+ * when every variant is; the units left summed when every variant counts its stock).
+ */
+function offerOf(product: CatalogProduct, variants: Variant[]) {
+  if (!isVariable(product)) {
+    const price = euros(product.price);
+    return {
+      price,
+      regularPrice: Math.max(price, euros(product.regular_price ?? product.price)),
+      ...availabilityOf(product),
+    };
+  }
+  const open = variants.filter((v) => v.availability !== 'sold_out');
+  const pool = open.length > 0 ? open : variants;
+  const cheapest = pool.reduce<Variant | undefined>(
+    (low, v) => (!low || v.price < low.price ? v : low),
+    undefined,
+  );
+  const untracked = open.some((v) => v.available === null);
+  return {
+    price: cheapest?.price ?? euros(product.price),
+    regularPrice: cheapest?.regularPrice ?? euros(product.price),
+    ...(open.length === 0
+      ? { availability: 'sold_out' as const, available: 0 }
+      : levelOf(untracked ? null : open.reduce((sum, v) => sum + (v.available ?? 0), 0))),
+  };
+}
+
+function toMerchDetail(product: CatalogProduct & { slug: string }): MerchDetail {
   const image = product.images[0];
+  const variants = variantsOf(product);
   return {
     id: product.id,
     slug: product.slug.trim(),
     name: product.name,
+    image: image ? { ...image } : null,
+    ...offerOf(product, variants),
+    currency: 'eur',
+    shortDescription: plainText(product.short_description),
+    variants,
+    descriptionHtml: sanitizeRichText(product.description || product.short_description),
+  };
+}
+
+function toEventDetail(product: CatalogProduct & { slug: string }, now: Date): EventDetail {
+  const resolved = resolveEventDate(product);
+  const { descriptionHtml, ...merch } = toMerchDetail(product);
+  return {
+    ...merch,
     startsAt: resolved ? resolved.date.toISOString() : null,
     venue: venueOf(product),
-    image: image ? { ...image } : null,
-    price: toCents(product.price ?? 0) / 100,
-    currency: 'eur',
-    ...availabilityOf(product),
-    shortDescription: plainText(product.short_description),
     past: resolved ? isPastEvent(resolved.date, now) : false,
-    descriptionHtml: sanitizeRichText(product.description || product.short_description),
+    descriptionHtml,
   };
 }
 
@@ -101,6 +179,7 @@ export class ProductsService {
   private readonly feedMemo = new Memo<CachedBody>();
   private readonly eventsMemo = new Memo<EventIndex>();
   private readonly blogMemo = new Memo<BlogIndex>();
+  private readonly merchMemo = new Memo<MerchIndex>();
   private today = { start: 0, end: 0 };
 
   constructor(private readonly catalog: CatalogService) {}
@@ -119,6 +198,34 @@ export class ProductsService {
 
   async event(slug: string, now: Date): Promise<CachedBody | undefined> {
     return (await this.eventIndex(now)).bySlug.get(slug);
+  }
+
+  async merch(): Promise<CachedBody> {
+    return (await this.merchIndex()).list;
+  }
+
+  async merchItem(slug: string): Promise<CachedBody | undefined> {
+    return (await this.merchIndex()).bySlug.get(slug);
+  }
+
+  /** DESIGN "Everything the shop sells": merch is every product that is not an event. */
+  private async merchIndex(): Promise<MerchIndex> {
+    const products = await this.catalog.products();
+    return this.merchMemo.get(String(this.catalog.productsGeneration), () => {
+      const details = products
+        .filter(
+          (p): p is CatalogProduct & { slug: string } => hasValidSlug(p) && !isEventProduct(p),
+        )
+        .map(toMerchDetail);
+      const bySlug = new Map<string, CachedBody>();
+      for (const detail of details) {
+        if (!bySlug.has(detail.slug)) bySlug.set(detail.slug, cachedBody(detail));
+      }
+      const summaries: MerchSummary[] = details.map(
+        ({ descriptionHtml: _html, ...summary }) => summary,
+      );
+      return { list: cachedBody(summaries), bySlug };
+    });
   }
 
   async posts(): Promise<CachedBody> {
@@ -181,8 +288,11 @@ export class ProductsService {
   }
 }
 
-/** Exactly the productSchema fields (the long description stays out of the feed). */
+/**
+ * Exactly the productSchema fields (SPEC §3/§7): the long description and the variations'
+ * details stay out of the feed; a variable product lists its variation ids as WooCommerce does.
+ */
 function toFeedProduct(product: CatalogProduct): Product {
-  const { description: _description, ...feed } = product;
+  const { description: _description, variants: _variants, ...feed } = product;
   return { ...feed, short_description: sanitizeRichText(product.short_description) };
 }

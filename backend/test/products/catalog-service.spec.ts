@@ -54,14 +54,14 @@ describe('CatalogService over the demo catalog', () => {
     for (const p of invalid) expect(resolveEventDate(p)?.source).toBe('meta');
   });
 
-  it('has past and upcoming events relative to today, and three merch products', async () => {
+  it('has past and upcoming events relative to today, and four merch products (one with sizes)', async () => {
     const products = await sut.products();
     const events = products.filter((p) => p.kind === 'event');
     const dates = events.map((e) => resolveEventDate(e)!.date.getTime());
     expect(events.length).toBeGreaterThanOrEqual(6);
     expect(dates.some((d) => d < Date.now())).toBe(true);
     expect(dates.some((d) => d > Date.now())).toBe(true);
-    expect(products.filter((p) => p.kind === 'product')).toHaveLength(3);
+    expect(products.filter((p) => p.kind === 'product')).toHaveLength(4);
   });
 
   it('finds a product by id', async () => {

@@ -32,7 +32,7 @@ describe('products API over HTTP with the embedded demo catalog', () => {
     expect(res.headers.etag).toMatch(/^W\/".+"$/);
     const feed = productFeedSchema.parse(json(res));
     expect(feed.filter((p) => p.kind === 'event').length).toBeGreaterThanOrEqual(6);
-    expect(feed.filter((p) => p.kind === 'product')).toHaveLength(3);
+    expect(feed.filter((p) => p.kind === 'product')).toHaveLength(4);
     expect(feed[0]).not.toHaveProperty('description');
   });
 

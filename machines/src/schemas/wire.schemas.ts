@@ -55,6 +55,10 @@ export const productSchema = z.object({
   short_description: z.string().optional(),
   categories: z.array(z.object({ slug: z.string(), name: z.string() })).default([]),
   kind: z.enum(['event', 'product']).optional(),
+  /** WooCommerce's product type; a "variable" product is sold only as its variations. */
+  type: z.string().optional(),
+  /** Ids of a variable product's variations, as WooCommerce lists them. */
+  variations: z.array(z.number().int()).optional(),
 });
 export type Product = z.infer<typeof productSchema>;
 export const productFeedSchema = z.array(productSchema);
@@ -62,18 +66,45 @@ export const productFeedSchema = z.array(productSchema);
 export const availabilitySchema = z.enum(['available', 'few_left', 'sold_out']);
 export type Availability = z.infer<typeof availabilitySchema>;
 
-export const eventSummarySchema = z.object({
+export const variantAttributeSchema = z.object({ name: z.string(), option: z.string() });
+export type VariantAttribute = z.infer<typeof variantAttributeSchema>;
+
+/**
+ * DESIGN "Everything the shop sells": one variation of a variable product (a ticket tier,
+ * a size). `name` is its option values ("VIP", "L"); prices in euros; `regularPrice`
+ * above `price` means it is on sale.
+ */
+export const variantSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  attributes: z.array(variantAttributeSchema),
+  price: money,
+  regularPrice: money,
+  availability: availabilitySchema,
+  available: z.number().int().nullable(),
+});
+export type Variant = z.infer<typeof variantSchema>;
+
+/** What events and merch share: price (the lowest variant's when there are variants). */
+const saleableFields = {
   id: z.number().int(),
   slug,
   name: z.string(),
-  startsAt: z.string().nullable(),
-  venue: z.string().nullable(),
   image: productImageSchema.nullable(),
   price: money,
+  regularPrice: money,
   currency: z.string(),
   availability: availabilitySchema,
   available: z.number().int().nullable(),
   shortDescription: z.string(),
+  /** Empty for simple products; otherwise the only things that can be bought. */
+  variants: z.array(variantSchema),
+};
+
+export const eventSummarySchema = z.object({
+  ...saleableFields,
+  startsAt: z.string().nullable(),
+  venue: z.string().nullable(),
   past: z.boolean(),
 });
 export type EventSummary = z.infer<typeof eventSummarySchema>;
@@ -82,6 +113,12 @@ export const eventDetailSchema = eventSummarySchema.extend({
   descriptionHtml: z.string(),
 });
 export type EventDetail = z.infer<typeof eventDetailSchema>;
+
+export const merchSummarySchema = z.object(saleableFields);
+export type MerchSummary = z.infer<typeof merchSummarySchema>;
+
+export const merchDetailSchema = merchSummarySchema.extend({ descriptionHtml: z.string() });
+export type MerchDetail = z.infer<typeof merchDetailSchema>;
 
 export const blogPostSummarySchema = z.object({
   slug,

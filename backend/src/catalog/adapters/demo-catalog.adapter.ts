@@ -4,10 +4,11 @@ import {
   type CatalogCoupon,
   type CatalogPost,
   type CatalogProduct,
+  type CatalogVariation,
   type OrderHandOff,
 } from '../catalog.port.js';
 import { demoCoupons } from '../demo/demo-coupons.data.js';
-import { DEMO_EVENTS, EVENTS_CATEGORY } from '../demo/demo-events.data.js';
+import { DEMO_EVENTS, EVENTS_CATEGORY, type DemoVariant } from '../demo/demo-events.data.js';
 import { DEMO_MERCH, MERCH_CATEGORY } from '../demo/demo-merch.data.js';
 import { DEMO_POSTS } from '../demo/demo-posts.data.js';
 import { wallTimeFromToday, wooDate } from '../demo/demo-time.js';
@@ -28,6 +29,12 @@ export class DemoCatalogAdapter extends CatalogPort {
     super();
     for (const event of DEMO_EVENTS) this.stock.set(event.id, event.stock);
     for (const item of DEMO_MERCH) this.stock.set(item.id, item.stock);
+    for (const variant of [
+      ...DEMO_EVENTS.flatMap((e) => e.tiers ?? []),
+      ...DEMO_MERCH.flatMap((m) => m.sizes ?? []),
+    ]) {
+      this.stock.set(variant.id, variant.stock);
+    }
   }
 
   async listProducts(): Promise<CatalogProduct[]> {
@@ -54,6 +61,7 @@ export class DemoCatalogAdapter extends CatalogPort {
         description: event.description,
         categories: [{ ...EVENTS_CATEGORY }],
         kind: 'event',
+        ...this.variableFields(event.tiers),
       };
     });
     const merch = DEMO_MERCH.map((item): CatalogProduct => {
@@ -75,6 +83,7 @@ export class DemoCatalogAdapter extends CatalogPort {
         description: item.description,
         categories: [{ ...MERCH_CATEGORY }],
         kind: 'product',
+        ...this.variableFields(item.sizes),
       };
     });
     return [...events, ...merch];
@@ -109,11 +118,12 @@ export class DemoCatalogAdapter extends CatalogPort {
     const existing = this.orders.get(order.reference);
     if (existing) return { id: existing.id };
     for (const line of order.lines) {
-      const left = this.stock.get(line.productId);
+      const key = line.variationId ?? line.productId;
+      const left = this.stock.get(key);
       // WooCommerce lets a paid order push stock below zero rather than refuse payment;
       // the demo clamps at zero because a negative count means nothing on the site.
       if (left !== undefined && left !== null) {
-        this.stock.set(line.productId, Math.max(0, left - line.quantity));
+        this.stock.set(key, Math.max(0, left - line.quantity));
       }
     }
     if (order.couponCode) {
@@ -128,6 +138,43 @@ export class DemoCatalogAdapter extends CatalogPort {
   /** Orders received so far (newest last); for readiness details and tests. */
   recordedOrders(): { id: string; order: OrderHandOff }[] {
     return [...this.orders.values()];
+  }
+
+  /**
+   * A product with variants is shaped as WooCommerce shapes a variable product: no regular
+   * price and no stock of its own, price = the lowest variation price.
+   */
+  private variableFields(variants: DemoVariant[] | undefined): Partial<CatalogProduct> {
+    if (!variants || variants.length === 0) return { type: 'simple' };
+    const inStock = variants.some((v) => this.stock.get(v.id) !== 0);
+    return {
+      type: 'variable',
+      variations: variants.map((v) => v.id),
+      price: Math.min(...variants.map((v) => v.price)),
+      regular_price: undefined,
+      sale_price: null,
+      on_sale: variants.some((v) => v.regularPrice !== undefined),
+      stock_quantity: null,
+      stock_status: inStock ? 'instock' : 'outofstock',
+      variants: variants.map((v) => this.variation(v)),
+    };
+  }
+
+  private variation(variant: DemoVariant): CatalogVariation {
+    const left = this.stock.get(variant.id) ?? null;
+    return {
+      id: variant.id,
+      attributes: [{ name: variant.attribute, option: variant.option }],
+      price: variant.price,
+      regular_price: variant.regularPrice ?? variant.price,
+      sale_price: variant.regularPrice !== undefined ? variant.price : null,
+      on_sale: variant.regularPrice !== undefined,
+      stock_quantity: left,
+      stock_status: left === null || left > 0 ? 'instock' : 'outofstock',
+      sharesParentStock: false,
+      purchasable: true,
+      image: null,
+    };
   }
 
   private stockFields(id: number): Pick<CatalogProduct, 'stock_status' | 'stock_quantity'> {

@@ -8,7 +8,13 @@ import {
   type CatalogProduct,
   type OrderHandOff,
 } from '../catalog.port.js';
-import { normalizeCoupon, normalizePost, normalizeProduct } from './woocommerce.normalize.js';
+import {
+  normalizeCoupon,
+  normalizePost,
+  normalizeProduct,
+  normalizeVariation,
+  withParentStock,
+} from './woocommerce.normalize.js';
 
 export interface WooCommerceAdapterOptions {
   /** Per HTTP call; WooCommerce often needs hundreds of ms, sometimes seconds. */
@@ -59,6 +65,11 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
     this.fetchFn = options.fetch ?? fetch;
   }
 
+  /**
+   * Every published product, and for each variable one its variations (DESIGN
+   * "Everything the shop sells"): one list, so the catalog cache keeps products and
+   * variations of the same moment together.
+   */
   async listProducts(): Promise<CatalogProduct[]> {
     const raw = await this.getAllPages('wc/v3/products', { status: 'publish', per_page: '100' });
     const products: CatalogProduct[] = [];
@@ -69,7 +80,29 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
       else skipped++;
     }
     if (skipped > 0) this.logger.warn({ msg: 'skipped malformed products', count: skipped });
+    const variable = products.filter((p) => p.type === 'variable');
+    for (let i = 0; i < variable.length; i += PAGE_CONCURRENCY) {
+      await Promise.all(
+        variable.slice(i, i + PAGE_CONCURRENCY).map(async (product) => {
+          product.variants = withParentStock(product, await this.listVariations(product.id));
+        }),
+      );
+    }
     return products;
+  }
+
+  private async listVariations(productId: number) {
+    const path = `wc/v3/products/${productId}/variations`;
+    const raw = await this.getAllPages(path, { per_page: '100' });
+    const variations = raw.map(normalizeVariation).filter((v) => v !== null);
+    if (variations.length < raw.length) {
+      this.logger.warn({
+        msg: 'skipped malformed variations',
+        productId,
+        count: raw.length - variations.length,
+      });
+    }
+    return variations;
   }
 
   async findCoupon(code: string): Promise<CatalogCoupon | null> {

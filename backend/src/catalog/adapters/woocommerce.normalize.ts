@@ -1,5 +1,10 @@
 import { EVENTS_CALENDAR_DATE_KEY, isEventProduct, type MetaData } from '@awhh/machines';
-import type { CatalogCoupon, CatalogPost, CatalogProduct } from '../catalog.port.js';
+import type {
+  CatalogCoupon,
+  CatalogPost,
+  CatalogProduct,
+  CatalogVariation,
+} from '../catalog.port.js';
 import { decodeEntities } from '../html.js';
 
 /** Categories that make a product an event even without date meta. */
@@ -105,10 +110,78 @@ export function normalizeProduct(raw: unknown): CatalogProduct | null {
     description: str(raw.description),
     kind: isEvent ? 'event' : 'product',
   };
+  if (typeof raw.type === 'string' && raw.type !== '') product.type = raw.type;
+  if (product.type === 'variable') {
+    product.variations = Array.isArray(raw.variations)
+      ? raw.variations.filter((v): v is number => Number.isInteger(v) && (v as number) > 0)
+      : [];
+  }
   if (price !== undefined) product.price = price;
   if (regular !== undefined) product.regular_price = regular;
   if (stockStatus) product.stock_status = stockStatus;
   return product;
+}
+
+function normalizeAttributes(value: unknown): { name: string; option: string }[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((attribute) =>
+    isRecord(attribute) && str(attribute.option).trim() !== ''
+      ? [
+          {
+            name: decodeEntities(str(attribute.name)).trim(),
+            option: decodeEntities(str(attribute.option)).trim(),
+          },
+        ]
+      : [],
+  );
+}
+
+/**
+ * An entry of `/wc/v3/products/{id}/variations`: strings for prices, `attributes: [{name,
+ * option}]`, its own stock (or the parent's with `manage_stock: "parent"`). Null for
+ * entries that are not variations.
+ */
+export function normalizeVariation(raw: unknown): CatalogVariation | null {
+  if (!isRecord(raw)) return null;
+  const id = typeof raw.id === 'number' ? raw.id : parseCount(raw.id);
+  if (id === null || !Number.isInteger(id) || id <= 0) return null;
+  const regular = parseMoney(raw.regular_price);
+  const sale = parseMoney(raw.sale_price);
+  const price = parseMoney(raw.price) ?? sale ?? regular;
+  const image =
+    isRecord(raw.image) && typeof raw.image.src === 'string' && raw.image.src.trim() !== ''
+      ? normalizeImages([raw.image])[0]!
+      : null;
+  const variation: CatalogVariation = {
+    id,
+    attributes: normalizeAttributes(raw.attributes),
+    sale_price: sale ?? null,
+    on_sale: raw.on_sale === true,
+    stock_quantity: raw.manage_stock === true ? parseCount(raw.stock_quantity) : null,
+    sharesParentStock: raw.manage_stock === 'parent',
+    // A variation without a price cannot be bought in WooCommerce either.
+    purchasable:
+      (raw.status ?? 'publish') === 'publish' && raw.purchasable !== false && price !== undefined,
+    image,
+  };
+  if (price !== undefined) variation.price = price;
+  if (regular !== undefined) variation.regular_price = regular;
+  const stockStatus = STOCK_STATUSES.find((s) => s === raw.stock_status);
+  if (stockStatus) variation.stock_status = stockStatus;
+  return variation;
+}
+
+/**
+ * A variation that shares its parent's stock counts the parent's quantity (WooCommerce
+ * `manage_stock: "parent"`).
+ */
+export function withParentStock(
+  product: CatalogProduct,
+  variations: CatalogVariation[],
+): CatalogVariation[] {
+  return variations.map((v) =>
+    v.sharesParentStock ? { ...v, stock_quantity: product.stock_quantity ?? null } : v,
+  );
 }
 
 /** A WooCommerce coupon; `minimum_amount` "0.00" means no minimum. */

@@ -1,6 +1,19 @@
 import type { MetaData } from '@awhh/machines';
 import { formats, type WallTime } from './demo-time.js';
 
+/** A variation of a demo product (a ticket tier or a size), WooCommerce style. */
+export interface DemoVariant {
+  id: number;
+  /** Attribute name and option ("Ticket" → "VIP", "Größe" → "L"). */
+  attribute: string;
+  option: string;
+  price: number;
+  /** Set when on sale: the price before the sale. */
+  regularPrice?: number;
+  /** null: stock not tracked. */
+  stock: number | null;
+}
+
 export interface DemoEvent {
   id: number;
   slug: string;
@@ -15,6 +28,8 @@ export interface DemoEvent {
   price: number;
   regularPrice?: number;
   stock: number;
+  /** Ticket tiers: the event is then a variable product sold only by tier. */
+  tiers?: DemoVariant[];
   image: string;
   imageAlt: string;
   shortDescription: string;
@@ -72,6 +87,36 @@ export const DEMO_EVENTS: DemoEvent[] = [
     description: `<p>Wenn die Containerschiffe im Abendlicht vorbeiziehen, ist Hamburg am schönsten. Beim Elbstrand Sundowner treffen wir uns ab 19 Uhr in der Strandbar, mit Liegestühlen, Feuerschalen und einer Bar, die bis Mitternacht geöffnet hat.</p>
 <p>Das Ticket enthält einen Aperitif nach Wahl. Für den Hunger gibt es Flammkuchen und vegane Bowls an der Strandküche.</p>
 <p>Anfahrt: Mit der Fähre 62 ab Landungsbrücken bis Neumühlen/Övelgönne, von dort sind es fünf Minuten zu Fuß am Strand entlang.</p>`,
+  },
+  {
+    id: 109,
+    slug: 'sommer-afterwork-ms-hamburg',
+    name: 'Sommer-Afterwork auf der MS Hamburg',
+    dayOffset: 16,
+    hour: 18,
+    minute: 0,
+    dateMeta: (t) => [{ id: 9091, key: 'event_date', value: formats.mysql(t) }],
+    venueMeta: { id: 9092, key: 'location', value: 'MS Hamburg, Anleger Landungsbrücken 1' },
+    // A variable product: WooCommerce shows the lowest tier price on the parent.
+    price: 25,
+    stock: 0,
+    tiers: [
+      { id: 1091, attribute: 'Ticket', option: 'Early Bird', price: 25, stock: 0 },
+      { id: 1092, attribute: 'Ticket', option: 'Regulär', price: 35, stock: 40 },
+      { id: 1093, attribute: 'Ticket', option: 'VIP', price: 49, regularPrice: 59, stock: 4 },
+    ],
+    image: '/media/demo/event-ms-hamburg.svg',
+    imageAlt: 'Salonschiff auf der Elbe im Abendlicht, dahinter die Kräne des Hafens',
+    shortDescription:
+      '<p>Drei Stunden auf der Elbe: Networking an Deck, DJ im Salon, Sonnenuntergang inklusive. Tickets in drei Kategorien.</p>',
+    description: `<p>Leinen los für unser Sommer-Afterwork: Die MS Hamburg legt um 18 Uhr an den Landungsbrücken ab und dreht mit uns eine große Runde durch den Hafen, vorbei an der Elbphilharmonie, den Containerterminals und bis nach Övelgönne.</p>
+<h3>Die Ticketkategorien</h3>
+<ul>
+<li><strong>Early Bird:</strong> der Einstieg zum kleinen Preis, solange der Vorrat reicht</li>
+<li><strong>Regulär:</strong> Eintritt, Welcome-Drink und Platz an Deck und im Salon</li>
+<li><strong>VIP:</strong> dazu Zugang zum Oberdeck mit eigener Bar und ein Flying Dinner</li>
+</ul>
+<p>Boarding ab 17:30 Uhr. Das Schiff legt pünktlich ab und ist gegen 21 Uhr zurück.</p>`,
   },
   {
     id: 103,

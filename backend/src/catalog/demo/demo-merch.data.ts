@@ -1,3 +1,5 @@
+import type { DemoVariant } from './demo-events.data.js';
+
 export interface DemoMerch {
   id: number;
   slug: string;
@@ -7,6 +9,8 @@ export interface DemoMerch {
   salePrice: number | null;
   /** null: stock not tracked (always available). */
   stock: number | null;
+  /** Sizes: the item is then a variable product sold only by size. */
+  sizes?: DemoVariant[];
   image: string;
   imageAlt: string;
   shortDescription: string;
@@ -32,6 +36,27 @@ export const DEMO_MERCH: DemoMerch[] = [
     description:
       '<p>Fair produziert aus 100 % Bio-Baumwolle, bedruckt in einer kleinen Siebdruckerei in Ottensen. Lange Henkel, 38 × 42 cm.</p>',
     createdDaysAgo: 120,
+  },
+  {
+    id: 204,
+    slug: 'awhh-t-shirt',
+    name: 'AWHH T-Shirt',
+    price: 25,
+    regularPrice: 25,
+    salePrice: null,
+    stock: null,
+    sizes: [
+      { id: 2041, attribute: 'Größe', option: 'S', price: 25, stock: 8 },
+      { id: 2042, attribute: 'Größe', option: 'M', price: 25, stock: 15 },
+      { id: 2043, attribute: 'Größe', option: 'L', price: 25, stock: 12 },
+      { id: 2044, attribute: 'Größe', option: 'XL', price: 25, stock: 0 },
+    ],
+    image: '/media/demo/merch-tshirt.svg',
+    imageAlt: 'Schwarzes T-Shirt mit goldenem AWHH-Anker auf der Brust',
+    shortDescription: '<p>Schwarzes Bio-Shirt mit goldenem Anker. Unisex, in S bis XL.</p>',
+    description:
+      '<p>Weiches Bio-Baumwoll-Shirt (180 g/m²) mit gesticktem Anker auf der Brust und „After Work Hamburg“ im Nacken. Unisex-Schnitt, fällt normal aus.</p>',
+    createdDaysAgo: 45,
   },
   {
     id: 202,
