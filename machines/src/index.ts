@@ -11,3 +11,4 @@ export * from './checkout/checkout.machine.js';
 export * from './events/berlin-time.js';
 export * from './events/next-event.js';
 export * from './format/dates.js';
+export * from './order/order.machine.js';

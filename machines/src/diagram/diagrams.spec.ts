@@ -19,4 +19,16 @@ describe('statechart diagrams in docs/', () => {
     expect(cart).toContain('cart_empty --> cart_filled : always [hasItems]');
     expect(cart).toContain('cart.add');
   });
+
+  it('draws the states, guards and final states of the order', () => {
+    const order = machineDiagrams().find((d) => d.file === 'order.md')!.content;
+    expect(order).toContain('order_created --> order_paid : always [isFree]');
+    expect(order).toContain('order_open --> order_paid : payment.succeeded [hasHeldReservation]');
+    expect(order).toContain(
+      'order_expired --> order_latePaymentAccepted : payment.succeeded [hasCapacityForLatePayment]',
+    );
+    expect(order).toContain('order_expired --> order_refundPending : payment.succeeded');
+    expect(order).toContain('order_handedOff --> [*]');
+    expect(order).toContain('order_refunded --> [*]');
+  });
 });

@@ -1,6 +1,7 @@
 import { cartMachine } from '../cart/cart.machine.js';
 import { checkoutMachine } from '../checkout/checkout.machine.js';
 import { couponMachine } from '../coupon/coupon.machine.js';
+import { orderMachine } from '../order/order.machine.js';
 import { diagramDocument } from './mermaid.js';
 
 /** Every machine of the project with its diagram file under docs/machines/. */
@@ -15,5 +16,6 @@ export function machineDiagrams(): { file: string; content: string }[] {
       file: 'checkout.md',
       content: diagramDocument(checkoutMachine, 'Checkout machine (checkoutMachine)'),
     },
+    { file: 'order.md', content: diagramDocument(orderMachine, 'Order machine (orderMachine)') },
   ];
 }

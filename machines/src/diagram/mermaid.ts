@@ -61,6 +61,7 @@ export function toMermaid(machine: AnyStateMachine): string {
       } else {
         lines.push(`${indent}${name(child)} : ${child.key}`);
       }
+      if (child.type === 'final') lines.push(`${indent}${name(child)} --> [*]`);
       const own = [...child.transitions.values()].flat();
       for (const t of [...own, ...(child.always ?? [])]) {
         const targets = t.target?.length ? t.target : [child];

@@ -1,0 +1,300 @@
+import { assign, createActor, initialTransition, setup, transition } from 'xstate';
+import type { SessionStatus } from '../schemas/wire.schemas.js';
+import {
+  ORDER_EFFECTS,
+  orderContextSchema,
+  orderInputSchema,
+  orderStatusSchema,
+  type OrderContext,
+  type OrderEffect,
+  type OrderEvent,
+  type OrderInput,
+  type OrderStatus,
+  type OrderTransition,
+} from './order.types.js';
+
+export {
+  ORDER_EFFECTS,
+  ORDER_STATUSES,
+  orderContextSchema,
+  orderInputSchema,
+  orderStatusSchema,
+} from './order.types.js';
+export type {
+  OrderContext,
+  OrderEffect,
+  OrderEvent,
+  OrderInput,
+  OrderStatus,
+  OrderTransition,
+} from './order.types.js';
+
+// What every way into a paid state, and into a refund, records and asks for.
+const PAY = ['recordPayment', 'reservation.hold', 'tickets.issue', 'handoff.enqueue'] as const;
+const REFUND = ['recordPayment', 'reservation.release', 'refund.request'] as const;
+
+// Effects are named actions without a body: the backend reads them from `transition`'s
+// action list and runs them itself, so the machine stays pure.
+const effect = () => {};
+
+/**
+ * DESIGN "The order's life": one machine owns every order state; the backend loads an
+ * order, sends it one neutral event and saves the result. States only move forward, so a
+ * duplicate or late event finds no transition and changes nothing (DESIGN "Webhook").
+ */
+export const orderMachine = setup({
+  types: {
+    context: {} as OrderContext,
+    events: {} as OrderEvent,
+    input: {} as OrderInput,
+  },
+  actions: {
+    'reservation.hold': effect,
+    'reservation.release': effect,
+    'reservation.settle': effect,
+    'tickets.issue': effect,
+    'handoff.enqueue': effect,
+    'refund.request': effect,
+    // The payment's reference and the buyer as the payment page collected them (DESIGN
+    // "Everything the shop sells"); a missing value never erases a known one.
+    recordPayment: assign(({ context, event }) =>
+      event.type === 'payment.succeeded' || event.type === 'payment.pending'
+        ? {
+            paymentReference:
+              (event.type === 'payment.succeeded' ? event.paymentReference : null) ??
+              context.paymentReference,
+            email: event.email ?? context.email,
+            buyerName: event.name ?? context.buyerName,
+          }
+        : {},
+    ),
+    recordHandoff: assign({
+      catalogOrderId: ({ event }) =>
+        event.type === 'handoff.succeeded' ? event.catalogOrderId : null,
+    }),
+    recordRefund: assign({
+      refundReference: ({ event }) =>
+        event.type === 'refund.succeeded' ? event.refundReference : null,
+    }),
+  },
+  guards: {
+    // DESIGN "Deliberate deviations": a total clamped at 0 needs no payment provider.
+    isFree: ({ context }) => context.total === 0,
+    hasHeldReservation: ({ event }) => event.type === 'payment.succeeded' && event.reservationHeld,
+    // DESIGN "Capacity": a payment after its reservation lapsed is accepted if capacity remains.
+    hasCapacityForLatePayment: ({ event }) =>
+      event.type === 'payment.succeeded' && event.capacityRemains,
+  },
+}).createMachine({
+  id: 'order',
+  context: ({ input }) => {
+    const totals = orderInputSchema.parse(input);
+    return {
+      subtotal: totals.subtotal,
+      discount: totals.discount,
+      total: totals.total,
+      email: totals.email ?? null,
+      buyerName: null,
+      paymentReference: null,
+      catalogOrderId: null,
+      refundReference: null,
+    };
+  },
+  initial: 'created',
+  states: {
+    // Transient: never stored. A free order is paid at creation, anything else waits for
+    // its payment with the places the checkout reserved.
+    created: {
+      always: [
+        {
+          guard: 'isFree',
+          target: 'paid',
+          actions: ['reservation.hold', 'tickets.issue', 'handoff.enqueue'],
+        },
+        { target: 'open' },
+      ],
+    },
+    open: {
+      on: {
+        'payment.succeeded': [
+          {
+            guard: 'hasHeldReservation',
+            target: 'paid',
+            actions: [...PAY],
+          },
+          // The reservation lapsed before the provider's expiry event arrived: a late payment.
+          {
+            guard: 'hasCapacityForLatePayment',
+            target: 'latePaymentAccepted',
+            actions: [...PAY],
+          },
+          {
+            target: 'refundPending',
+            actions: [...REFUND],
+          },
+        ],
+        // An async payment keeps the places until it settles, past the session's expiry.
+        'payment.pending': {
+          target: 'processing',
+          actions: ['recordPayment', 'reservation.hold'],
+        },
+        'payment.failed': { target: 'canceled', actions: 'reservation.release' },
+        'session.expired': { target: 'expired', actions: 'reservation.release' },
+        // The server gives up on an order, e.g. when the provider refused to open a session.
+        'order.cancel': { target: 'canceled', actions: 'reservation.release' },
+      },
+    },
+    processing: {
+      on: {
+        'payment.succeeded': [
+          {
+            guard: 'hasHeldReservation',
+            target: 'paid',
+            actions: [...PAY],
+          },
+          {
+            guard: 'hasCapacityForLatePayment',
+            target: 'latePaymentAccepted',
+            actions: [...PAY],
+          },
+          {
+            target: 'refundPending',
+            actions: [...REFUND],
+          },
+        ],
+        'payment.failed': { target: 'canceled', actions: 'reservation.release' },
+      },
+    },
+    // DESIGN "Webhook": a paid session becomes a paid order exactly once and is handed to
+    // WooCommerce; only the hand-off's success leaves this state.
+    paid: {
+      on: {
+        'handoff.succeeded': {
+          target: 'handedOff',
+          actions: ['recordHandoff', 'reservation.settle'],
+        },
+      },
+    },
+    // Paid like any other order, with places taken again from what remained.
+    latePaymentAccepted: {
+      on: {
+        'handoff.succeeded': {
+          target: 'handedOff',
+          actions: ['recordHandoff', 'reservation.settle'],
+        },
+      },
+    },
+    handedOff: { type: 'final' },
+    // Money can still arrive for a closed order (a slow payment, a session the server gave
+    // up on): DESIGN "Capacity" accepts it if the places are still there, else refunds it.
+    expired: {
+      on: {
+        'payment.succeeded': [
+          {
+            guard: 'hasCapacityForLatePayment',
+            target: 'latePaymentAccepted',
+            actions: [...PAY],
+          },
+          {
+            target: 'refundPending',
+            actions: [...REFUND],
+          },
+        ],
+      },
+    },
+    canceled: {
+      on: {
+        'payment.succeeded': [
+          {
+            guard: 'hasCapacityForLatePayment',
+            target: 'latePaymentAccepted',
+            actions: [...PAY],
+          },
+          {
+            target: 'refundPending',
+            actions: [...REFUND],
+          },
+        ],
+      },
+    },
+    refundPending: {
+      on: { 'refund.succeeded': { target: 'refunded', actions: 'recordRefund' } },
+    },
+    refunded: { type: 'final' },
+  },
+});
+
+const CONTEXT_KEYS = Object.keys(orderContextSchema.shape) as (keyof OrderContext)[];
+
+function effectsOf(actions: readonly { type: string }[]): OrderEffect[] {
+  return actions
+    .map((a) => a.type)
+    .filter((type): type is OrderEffect => (ORDER_EFFECTS as readonly string[]).includes(type));
+}
+
+/** The snapshot of a stored order; throws on a status or context the machine does not know. */
+export function restoreOrder(status: OrderStatus, context: OrderContext) {
+  return orderMachine.resolveState({
+    value: orderStatusSchema.parse(status),
+    context: orderContextSchema.parse(context),
+  });
+}
+
+/** An actor (not started) that continues a stored order, for callers that want `send` and `can`. */
+export function restoreOrderActor(status: OrderStatus, context: OrderContext) {
+  // The input only seeds a new order; a restored snapshot already carries its context.
+  return createActor(orderMachine, { snapshot: restoreOrder(status, context), input: context });
+}
+
+/** A new order from the checkout's totals: open, or paid at once when free. */
+export function initialOrder(input: OrderInput): Omit<OrderTransition, 'changed'> {
+  const [snapshot, actions] = initialTransition(orderMachine, input);
+  // Invalid totals fail the context factory, which XState turns into an error snapshot.
+  if (snapshot.status === 'error') throw snapshot.error;
+  return {
+    status: snapshot.value as OrderStatus,
+    context: snapshot.context,
+    effects: effectsOf(actions),
+  };
+}
+
+/**
+ * The backend's one call per event: stored status and context in, the next ones and the
+ * effects to run out. `changed` is false for an event the order ignores (a duplicate, a
+ * late expiry, a second hand-off), which then has no effects either.
+ */
+export function transitionOrder(
+  status: OrderStatus,
+  context: OrderContext,
+  event: OrderEvent,
+): OrderTransition {
+  const [next, actions] = transition(orderMachine, restoreOrder(status, context), event);
+  const nextStatus = next.value as OrderStatus;
+  const changed =
+    nextStatus !== status || CONTEXT_KEYS.some((key) => next.context[key] !== context[key]);
+  return { status: nextStatus, context: next.context, effects: effectsOf(actions), changed };
+}
+
+/**
+ * The status the API reports for an order (`sessionStatusSchema`): every paid state is
+ * `paid`; a refunded late payment is `canceled`, and the success page tells the buyer it
+ * was refunded (DESIGN "Capacity").
+ */
+export function toSessionStatus(status: OrderStatus): SessionStatus {
+  switch (status) {
+    case 'paid':
+    case 'latePaymentAccepted':
+    case 'handedOff':
+      return 'paid';
+    case 'refundPending':
+    case 'refunded':
+      return 'canceled';
+    default:
+      return status;
+  }
+}
+
+/** Whether the order's money goes (or went) back to the buyer. */
+export function isRefund(status: OrderStatus): boolean {
+  return status === 'refundPending' || status === 'refunded';
+}

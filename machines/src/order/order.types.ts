@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+/**
+ * The states an order is stored in (DESIGN "The order's life"). `processing` is the
+ * async payment (SEPA and the like) that has started but not settled; it keeps the name
+ * the store and the API's session status already use.
+ */
+export const ORDER_STATUSES = [
+  'open',
+  'processing',
+  'paid',
+  'latePaymentAccepted',
+  'handedOff',
+  'expired',
+  'canceled',
+  'refundPending',
+  'refunded',
+] as const;
+export const orderStatusSchema = z.enum(ORDER_STATUSES);
+export type OrderStatus = z.infer<typeof orderStatusSchema>;
+
+/**
+ * What a transition asks the backend to do, in this order, inside the same write as the
+ * new state. The backend runs them and nothing else.
+ * - `reservation.hold`: keep the order's places until the catalog's stock counts them
+ *   (paid) or the async payment settles (processing); re-takes a lapsed reservation for
+ *   an accepted late payment (DESIGN "Capacity").
+ * - `reservation.release`: give the places back; capacity frees here, which is also when
+ *   the waiting list offers them (DESIGN "Waiting list").
+ * - `reservation.settle`: the catalog's stock now carries the order; the reservation only
+ *   has to outlive the catalog caches.
+ * - `tickets.issue`: one ticket per event seat of a paid order (DESIGN "Tickets and the door").
+ * - `handoff.enqueue`: deliver the paid order to WooCommerce through the outbox (DESIGN "Webhook").
+ * - `refund.request`: refund a late payment that found no capacity, through the outbox.
+ */
+export const ORDER_EFFECTS = [
+  'reservation.hold',
+  'reservation.release',
+  'reservation.settle',
+  'tickets.issue',
+  'handoff.enqueue',
+  'refund.request',
+] as const;
+export type OrderEffect = (typeof ORDER_EFFECTS)[number];
+
+const cents = z.number().int().nonnegative();
+
+/** Totals as the checkout priced them, integer cents; the total is clamped at 0 (DESIGN "Deliberate deviations"). */
+export const orderInputSchema = z
+  .object({
+    subtotal: cents,
+    discount: cents,
+    total: cents,
+    email: z.string().nullable().optional(),
+  })
+  .refine((o) => o.total === Math.max(0, o.subtotal - o.discount), {
+    message: 'total must be max(0, subtotal − discount)',
+    path: ['total'],
+  });
+export type OrderInput = z.input<typeof orderInputSchema>;
+
+export const orderContextSchema = z.object({
+  subtotal: cents,
+  discount: cents,
+  total: cents,
+  email: z.string().nullable(),
+  /** The buyer's full name as the payment page collected it. */
+  buyerName: z.string().nullable(),
+  /** The provider's payment id; a refund needs it. */
+  paymentReference: z.string().nullable(),
+  catalogOrderId: z.string().nullable(),
+  refundReference: z.string().nullable(),
+});
+export type OrderContext = z.infer<typeof orderContextSchema>;
+
+/**
+ * Neutral events: payment adapters translate their provider's events into these
+ * (DESIGN "The order's life"); the outbox sends the hand-off and refund outcomes.
+ */
+export type OrderEvent =
+  | {
+      type: 'payment.succeeded';
+      /** The order's reservation is neither released nor lapsed at the moment of payment. */
+      reservationHeld: boolean;
+      /**
+       * Stock − others' active reservations still fits the order's lines. Only read when
+       * the reservation is not held; when it cannot be known, send no event at all so the
+       * provider delivers it again later.
+       */
+      capacityRemains: boolean;
+      paymentReference?: string | null;
+      email?: string | null;
+      name?: string | null;
+    }
+  | { type: 'payment.pending'; email?: string | null; name?: string | null }
+  | { type: 'payment.failed' }
+  | { type: 'session.expired' }
+  | { type: 'order.cancel' }
+  | { type: 'handoff.succeeded'; catalogOrderId: string }
+  | { type: 'refund.succeeded'; refundReference: string };
+
+export interface OrderTransition {
+  status: OrderStatus;
+  context: OrderContext;
+  /** What the backend must do for this transition; empty when nothing changed. */
+  effects: OrderEffect[];
+  changed: boolean;
+}
