@@ -1,3 +1,4 @@
+import { decodeHTML } from 'entities';
 import sanitizeHtml from 'sanitize-html';
 
 /**
@@ -80,52 +81,12 @@ export function sanitizeRichText(html: unknown): string {
   return sanitizeHtml(html, RICH_TEXT).trim();
 }
 
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-  hellip: '…',
-  ndash: '–',
-  mdash: '—',
-  laquo: '«',
-  raquo: '»',
-  bdquo: '„',
-  ldquo: '“',
-  rdquo: '”',
-  lsquo: '‘',
-  rsquo: '’',
-  sbquo: '‚',
-  euro: '€',
-  auml: 'ä',
-  ouml: 'ö',
-  uuml: 'ü',
-  Auml: 'Ä',
-  Ouml: 'Ö',
-  Uuml: 'Ü',
-  szlig: 'ß',
-  eacute: 'é',
-  copy: '©',
-  reg: '®',
-  trade: '™',
-  middot: '·',
-  times: '×',
-};
-
-/** WordPress renders titles with entities ("Jazz &#038; Gin"); the API sends plain text. */
+/**
+ * WordPress renders titles with entities ("Jazz &#038; Gin", "&bdquo;…&ldquo;"); the API
+ * sends plain text. Every HTML5 named and numeric reference, as a browser would read it.
+ */
 export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref: string) => {
-    if (ref[0] === '#') {
-      const code =
-        ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : Number(ref.slice(1));
-      return Number.isInteger(code) && code > 0 && code <= 0x10ffff
-        ? String.fromCodePoint(code)
-        : whole;
-    }
-    return NAMED_ENTITIES[ref] ?? whole;
-  });
+  return decodeHTML(text);
 }
 
 /** Plain text from CMS HTML (cards and excerpts); WordPress's "[…]" becomes "…". */
