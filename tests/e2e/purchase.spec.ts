@@ -72,6 +72,9 @@ describe('purchase', () => {
     await order.click();
 
     await page.waitForURL('**/api/checkout/test-provider/**');
+    // DESIGN "Everything the shop sells": the test provider asks for e-mail and name like Stripe.
+    await page.getByLabel('E-Mail-Adresse').fill('karla@example.org');
+    await page.getByLabel('Vollständiger Name').fill('Karla Kundin');
     await page.getByRole('button', { name: 'Jetzt bezahlen' }).click();
 
     await page.waitForURL('**/success?session_id=*');

@@ -62,10 +62,40 @@ export interface CatalogPost {
   author: string | null;
 }
 
+/** How a handed-off order was paid, in the terms of WooCommerce's payment fields. */
+export interface OrderPayment {
+  /** WooCommerce `payment_method` (a gateway id). */
+  method: string;
+  /** WooCommerce `payment_method_title`, what the organizer reads on the order. */
+  title: string;
+  /** Paid on the built-in test provider: no money moved. */
+  testMode: boolean;
+}
+
+export const STRIPE_PAYMENT: OrderPayment = {
+  method: 'stripe',
+  title: 'Kreditkarte (Stripe Checkout)',
+  testMode: false,
+};
+
+/** DESIGN "Everything the shop sells": test-mode orders are marked as such in WooCommerce. */
+export const TEST_MODE_PAYMENT: OrderPayment = {
+  method: 'awhh-test',
+  title: 'Testzahlung (Testmodus – kein echtes Geld)',
+  testMode: true,
+};
+
 /** A paid order handed to the catalog (WooCommerce order with set_paid). */
 export interface OrderHandOff {
   reference: string;
   email: string | null;
+  /**
+   * The buyer's name from the payment page, split as WooCommerce's billing fields keep it
+   * (DESIGN "Everything the shop sells"); absent when unknown (a free order).
+   */
+  buyer?: { firstName: string; lastName: string };
+  /** Absent: Stripe Checkout. */
+  payment?: OrderPayment;
   lines: {
     productId: number;
     variationId?: number;
@@ -73,6 +103,7 @@ export interface OrderHandOff {
     quantity: number;
     unitAmount: number;
   }[];
+  /** The catalog's own spelling of the code (WooCommerce stores codes lower-case). */
   couponCode: string | null;
   /** Integer cents. */
   total: number;

@@ -98,7 +98,9 @@ export class CheckoutService {
             provider: free ? 'none' : this.payments.name,
             status: free ? 'paid' : 'open',
             email,
+            buyer_name: null,
             coupon_code: coupon?.code ?? null,
+            coupon_entered: coupon?.entered ?? null,
             subtotal,
             discount,
             total,
@@ -152,7 +154,7 @@ export class CheckoutService {
           quantity: l.quantity,
           image: l.image,
         })),
-        discount: coupon && discount > 0 ? { code: coupon.code, amountOff: discount } : null,
+        discount: coupon && discount > 0 ? { code: coupon.entered, amountOff: discount } : null,
         paymentMethodTypes: methodTypes,
         email,
         successUrl: withSessionPlaceholder(request.success_url),
@@ -199,7 +201,8 @@ export class CheckoutService {
       discount: order.discount,
       total: order.total,
       currency: order.currency,
-      couponCode: order.coupon_code,
+      // DESIGN "Everything the shop sells": shown as the visitor typed it.
+      couponCode: order.coupon_entered ?? order.coupon_code,
       email: order.email,
       // DESIGN "Capacity": a late payment without capacity is refunded and the buyer told.
       refunded: order.refund_status !== null,
@@ -243,15 +246,19 @@ export class CheckoutService {
     return priced;
   }
 
-  /** Re-validates the coupon with the catalog's current data (WooCommerce rules). */
+  /**
+   * Re-validates the coupon with the catalog's current data (WooCommerce rules). `code` is
+   * the catalog's spelling (what the hand-off sends), `entered` the visitor's (what pages
+   * show; DESIGN "Everything the shop sells").
+   */
   private async checkCoupon(request: ParsedCheckoutRequest, subtotal: number) {
     if (!request.coupon) return null;
-    const code = request.coupon.code?.trim();
-    if (!code) throw apiError(400, 'Bitte gib den Gutscheincode erneut ein.');
-    const found = await whileCatalogUp(() => this.catalog.findCoupon(code, { fresh: true }));
+    const entered = request.coupon.code?.trim();
+    if (!entered) throw apiError(400, 'Bitte gib den Gutscheincode erneut ein.');
+    const found = await whileCatalogUp(() => this.catalog.findCoupon(entered, { fresh: true }));
     const result = evaluateCoupon(found, subtotal, new Date());
     if (!result.ok) throw apiError(result.statusCode, result.message);
-    return result.coupon;
+    return { ...result.coupon, entered };
   }
 
   /**

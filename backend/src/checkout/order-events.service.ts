@@ -160,6 +160,7 @@ export class OrderEventsService {
           refund_status: 'pending',
           payment_reference: event.paymentReference ?? order.payment_reference,
           email: event.email ?? order.email,
+          buyer_name: event.name ?? order.buyer_name,
           updated_at: now,
         })
         .where('id', '=', order.id)
@@ -176,7 +177,9 @@ export class OrderEventsService {
         status: 'paid',
         paid_at: now,
         payment_reference: event.paymentReference ?? order.payment_reference,
+        // DESIGN "Everything the shop sells": the buyer as the payment page collected them.
         email: event.email ?? order.email,
+        buyer_name: event.name ?? order.buyer_name,
         session_id: order.session_id ?? event.sessionId,
         updated_at: now,
       })
@@ -197,7 +200,12 @@ export class OrderEventsService {
     await setReservationExpiry(trx, order.id, HELD_UNTIL);
     await trx
       .updateTable('orders')
-      .set({ status: 'processing', email: event.email ?? order.email, updated_at: now })
+      .set({
+        status: 'processing',
+        email: event.email ?? order.email,
+        buyer_name: event.name ?? order.buyer_name,
+        updated_at: now,
+      })
       .where('id', '=', order.id)
       .execute();
     return 'processing';

@@ -6,12 +6,19 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { sql, type Selectable } from 'kysely';
-import type { OrderHandOff } from '../catalog/catalog.port.js';
+import { type OrderHandOff, STRIPE_PAYMENT, TEST_MODE_PAYMENT } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { AppConfig } from '../config/config.js';
 import { StoreDatabase } from '../store/store.database.js';
 import type { OutboxTable } from '../store/store.schema.js';
-import { findOrder, newId, orderLines, setReservationExpiry } from './checkout.repository.js';
+import { splitName } from './buyer-details.js';
+import {
+  findOrder,
+  newId,
+  orderLines,
+  type OrderRow,
+  setReservationExpiry,
+} from './checkout.repository.js';
 import { CheckoutOptions } from './checkout.options.js';
 import { PaymentsPort } from './payments/payments.port.js';
 
@@ -151,6 +158,8 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const handOff: OrderHandOff = {
       reference: order.id,
       email: order.email,
+      ...(order.buyer_name ? { buyer: splitName(order.buyer_name) } : {}),
+      payment: this.isTestMode(order) ? TEST_MODE_PAYMENT : STRIPE_PAYMENT,
       lines: lines.map((l) => ({
         productId: l.product_id,
         ...(l.variation_id !== null ? { variationId: l.variation_id } : {}),
@@ -182,6 +191,16 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
       await this.finish(trx, job);
     });
     this.logger.log({ msg: 'order handed off', orderId: order.id, catalogOrderId: result.id });
+  }
+
+  /**
+   * Paid on the test provider, or free while payments run on it (the whole shop is then in
+   * test mode): WooCommerce must not count such an order as real money.
+   */
+  private isTestMode(order: OrderRow): boolean {
+    return (
+      order.provider === 'test' || (order.provider === 'none' && this.payments.name === 'test')
+    );
   }
 
   private async refund(job: OutboxJob): Promise<void> {

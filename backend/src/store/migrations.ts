@@ -121,6 +121,15 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // DESIGN "Everything the shop sells": the buyer's name from the payment page, and the
+    // coupon as typed beside the catalog's spelling. One column per statement: SQLite's
+    // ALTER TABLE adds a single column at a time.
+    '2026-11-23-001-order-buyer': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('orders').addColumn('buyer_name', 'text').execute();
+        await db.schema.alterTable('orders').addColumn('coupon_entered', 'text').execute();
+      },
+    },
   };
 }
 

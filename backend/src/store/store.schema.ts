@@ -12,7 +12,12 @@ export interface OrdersTable {
   provider: string;
   status: string;
   email: string | null;
+  /** Full name from the payment page, written when the payment succeeds. */
+  buyer_name: string | null;
+  /** The catalog's spelling of the coupon (WooCommerce stores codes lower-case); the hand-off uses it. */
   coupon_code: string | null;
+  /** The coupon as the visitor typed it; pages show this one (null on orders from before it was kept). */
+  coupon_entered: string | null;
   subtotal: number;
   discount: number;
   total: number;

@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { StoreDatabase } from '../../src/store/store.database.js';
 import {
+  buyerForm,
   checkoutBody,
   createTestApp,
   createTestDatabase,
@@ -64,8 +65,7 @@ describe.each(DATABASES)('capacity and order hand-off (%s)', (kind) => {
     const paid = await inject(target, {
       method: 'POST',
       url: `${new URL(url).pathname}/pay`,
-      headers: { 'content-type': 'text/plain' },
-      payload: '',
+      ...buyerForm(),
     });
     expect(paid.statusCode).toBe(303);
     return id as string;

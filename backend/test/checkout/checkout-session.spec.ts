@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { checkoutResponseSchema, orderSummarySchema } from '@awhh/machines';
 import { StoreDatabase } from '../../src/store/store.database.js';
 import {
+  buyerForm,
   checkoutBody,
   createTestApp,
   createTestDatabase,
@@ -137,7 +138,8 @@ describe.each(DATABASES)('checkout sessions with the test provider (%s)', (kind)
       subtotal: 3750,
       discount: 375,
       total: 3375,
-      couponCode: 'SOMMER10',
+      // DESIGN "Everything the shop sells": as the visitor typed it.
+      couponCode: 'sommer10',
     });
 
     const expired = await postCheckout(
@@ -180,8 +182,7 @@ describe.each(DATABASES)('checkout sessions with the test provider (%s)', (kind)
     const paid = await inject(app, {
       method: 'POST',
       url: `${new URL(url).pathname}/pay`,
-      headers: { 'content-type': 'text/plain' },
-      payload: '',
+      ...buyerForm(),
     });
     expect(paid.statusCode).toBe(303);
     expect(paid.headers.location).toBe(`${PUBLIC_URL}/success?session_id=${id}`);

@@ -120,6 +120,8 @@ describe.each(DATABASES)('Stripe adapter and webhook (%s)', (kind) => {
       client_reference_id: id,
       'metadata[order_id]': id,
       'payment_intent_data[metadata][order_id]': id,
+      'name_collection[individual][enabled]': 'true',
+      'name_collection[individual][optional]': 'false',
       success_url: `${PUBLIC_URL}/success?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${PUBLIC_URL}/cart`,
       'discounts[0][coupon]': 'co_fake_1',

@@ -7,6 +7,7 @@ import {
   type CatalogPost,
   type CatalogProduct,
   type OrderHandOff,
+  STRIPE_PAYMENT,
 } from '../catalog.port.js';
 import {
   normalizeCoupon,
@@ -30,6 +31,8 @@ export interface WooCommerceAdapterOptions {
 
 /** The reference travels as order meta so a retried hand-off finds the first order. */
 export const ORDER_REFERENCE_META_KEY = 'awhh_reference';
+/** Marks a test-mode order in the admin's custom fields, beside its payment title. */
+export const TEST_MODE_META_KEY = 'awhh_test_mode';
 const PAGE_CONCURRENCY = 4;
 
 interface WooResponse {
@@ -129,14 +132,15 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
   async createOrder(order: OrderHandOff): Promise<{ id: string }> {
     const existing = await this.findOrderByReference(order.reference);
     if (existing) return { id: existing };
+    const payment = order.payment ?? STRIPE_PAYMENT;
     const body = {
       status: 'processing',
       set_paid: true,
       currency: order.currency.toUpperCase(),
-      payment_method: 'stripe',
-      payment_method_title: 'Kreditkarte (Stripe Checkout)',
+      payment_method: payment.method,
+      payment_method_title: payment.title,
       transaction_id: order.paymentReference,
-      billing: order.email ? { email: order.email } : {},
+      billing: billingOf(order),
       line_items: order.lines.map((line) => ({
         product_id: line.productId,
         ...(line.variationId ? { variation_id: line.variationId } : {}),
@@ -146,6 +150,9 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
       meta_data: [
         { key: ORDER_REFERENCE_META_KEY, value: order.reference },
         { key: 'awhh_total_cents', value: String(order.total) },
+        ...(payment.testMode
+          ? [{ key: TEST_MODE_META_KEY, value: 'Testzahlung – es wurde kein echtes Geld bewegt' }]
+          : []),
       ],
     };
     // Never retried: a timeout may have created the order; the caller retries the
@@ -330,6 +337,18 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
   private invalid(path: string, problem: string): CatalogError {
     return new CatalogError('invalid_response', `WooCommerce: ${path} ${problem}`);
   }
+}
+
+/**
+ * DESIGN "Everything the shop sells": name and e-mail from the payment page. WooCommerce
+ * mails its own order confirmation to the billing address; unknown fields are left out.
+ */
+function billingOf(order: OrderHandOff): Record<string, string> {
+  const billing: Record<string, string> = {};
+  if (order.buyer?.firstName) billing.first_name = order.buyer.firstName;
+  if (order.buyer?.lastName) billing.last_name = order.buyer.lastName;
+  if (order.email) billing.email = order.email;
+  return billing;
 }
 
 function errorDetail(text: string): string {

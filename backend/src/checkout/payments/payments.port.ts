@@ -3,7 +3,10 @@ export interface PaymentSessionRequest {
   orderId: string;
   currency: string;
   lines: { name: string; unitAmount: number; quantity: number; image: string | null }[];
-  /** The coupon as the server applied it; the provider deducts exactly `amountOff`. */
+  /**
+   * The coupon as the server applied it; the provider deducts exactly `amountOff`. `code`
+   * is shown on the payment page as the visitor typed it (DESIGN "Everything the shop sells").
+   */
   discount: { code: string; amountOff: number } | null;
   paymentMethodTypes: string[];
   email: string | null;
@@ -19,7 +22,7 @@ export interface PaymentSession {
   url: string;
 }
 
-/** A verified provider event, reduced to what the order pipeline needs (no personal data but the buyer's e-mail). */
+/** A verified provider event, reduced to what the order pipeline needs (no personal data but the buyer's e-mail and name). */
 export interface PaymentEvent {
   id: string;
   type: string;
@@ -29,6 +32,8 @@ export interface PaymentEvent {
   paymentStatus: string | null;
   paymentReference: string | null;
   email: string | null;
+  /** The buyer's full name as the payment page collected it (DESIGN "Everything the shop sells"). */
+  name: string | null;
 }
 
 export class WebhookSignatureError extends Error {}

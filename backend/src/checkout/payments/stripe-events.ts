@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import { normalizeName } from '../buyer-details.js';
 import {
   type PaymentEvent,
   WEBHOOK_TOLERANCE_SECONDS,
@@ -12,7 +13,7 @@ interface SessionLike {
   client_reference_id?: unknown;
   metadata?: Record<string, unknown> | null;
   payment_intent?: unknown;
-  customer_details?: { email?: unknown } | null;
+  customer_details?: { email?: unknown; name?: unknown; individual_name?: unknown } | null;
   customer_email?: unknown;
 }
 
@@ -42,5 +43,18 @@ export function verifyStripeDelivery(
     paymentStatus: isSession ? str(object.payment_status) : null,
     paymentReference: str(intent) ?? str((intent as { id?: unknown } | null)?.id),
     email: str(object.customer_details?.email) ?? str(object.customer_email),
+    name: buyerName(object.customer_details),
   };
+}
+
+/**
+ * `individual_name` is what Checkout's name collection asks for; `name` (the billing or
+ * cardholder name) stands in for sessions without it.
+ */
+function buyerName(details: SessionLike['customer_details']): string | null {
+  for (const candidate of [details?.individual_name, details?.name]) {
+    const name = typeof candidate === 'string' ? normalizeName(candidate) : '';
+    if (name !== '') return name;
+  }
+  return null;
 }

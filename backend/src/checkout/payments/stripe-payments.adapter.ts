@@ -70,6 +70,10 @@ export class StripePaymentsAdapter extends PaymentsPort {
       client_reference_id: request.orderId,
       metadata: { order_id: request.orderId },
       payment_intent_data: { metadata: { order_id: request.orderId } },
+      // DESIGN "Everything the shop sells": the order and WooCommerce's billing fields need
+      // the buyer's name. A required name field asks for it without the billing address
+      // (`billing_address_collection: 'required'`) a ticket purchase does not need.
+      name_collection: { individual: { enabled: true, optional: false } },
       success_url: request.successUrl,
       cancel_url: request.cancelUrl,
       ...(discounts.length > 0 ? { discounts } : {}),

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
+import type { BuyerDetails } from '../buyer-details.js';
 import {
   type PaymentEvent,
   type PaymentSession,
@@ -40,10 +41,13 @@ export class TestPaymentsAdapter extends PaymentsPort {
     return { id: `tpr_${idempotencyKey}` };
   }
 
-  /** A signed delivery as Stripe would send it, for the hosted page and the webhook test. */
+  /**
+   * A signed delivery as Stripe would send it, for the hosted page and the webhook test. The
+   * buyer travels as Stripe's `customer_details` (name collection fills `individual_name`).
+   */
   signedEvent(
     type: TestProviderEventType,
-    session: { id: string; orderId: string } | null,
+    session: { id: string; orderId: string; buyer?: BuyerDetails } | null,
   ): { payload: string; signature: string } {
     const created = Math.floor(Date.now() / 1000);
     const object = session
@@ -57,6 +61,15 @@ export class TestPaymentsAdapter extends PaymentsPort {
             type === 'checkout.session.completed'
               ? `tpi_${randomBytes(12).toString('base64url')}`
               : null,
+          ...(session.buyer
+            ? {
+                customer_details: {
+                  email: session.buyer.email,
+                  name: session.buyer.name,
+                  individual_name: session.buyer.name,
+                },
+              }
+            : {}),
         }
       : { object: 'test', id: `test_${randomBytes(8).toString('hex')}` };
     const payload = JSON.stringify({

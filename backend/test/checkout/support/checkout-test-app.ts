@@ -177,7 +177,8 @@ export function fastOptions(overrides: Partial<CheckoutOptions> = {}): CheckoutO
 
 export interface TestAppOptions {
   databaseUrl: string;
-  catalog: FakeCatalog;
+  /** Usually a FakeCatalog; any adapter of the port works (the demo catalog, say). */
+  catalog: CatalogPort;
   /** Stripe mode against a fake Stripe server; the test provider otherwise. */
   stripeApiBase?: string;
   options?: CheckoutOptions;
@@ -293,6 +294,19 @@ export async function postCheckout(app: NestFastifyApplication, body: unknown, i
     headers: { 'x-forwarded-for': ip },
     payload: body,
   });
+}
+
+/**
+ * The test provider page's form as a browser posts it (DESIGN "Everything the shop sells":
+ * the page asks for e-mail and full name like Stripe Checkout).
+ */
+export function buyerForm(
+  fields: { email?: string; name?: string } = { email: 'gast@example.org', name: 'Karla Kundin' },
+): { headers: Record<string, string>; payload: string } {
+  return {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(fields).toString(),
+  };
 }
 
 /** A Stripe webhook delivery signed like Stripe signs it. */

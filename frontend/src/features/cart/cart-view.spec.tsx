@@ -58,15 +58,16 @@ describe('CartView', () => {
 
     expect(await screen.findByText(/eingelöst/)).toBeInTheDocument();
     expect(calls[0]!.body).toEqual({ code: 'afterwork10', subtotal: 49.8 });
-    expect(screen.getByText('Gutschein AFTERWORK10')).toBeInTheDocument();
+    // DESIGN "Everything the shop sells": shown as typed, not in the catalog's spelling.
+    expect(screen.getByText('Gutschein afterwork10')).toBeInTheDocument();
     expect(screen.getAllByText('−4,98 €').length).toBeGreaterThan(0);
     const totals = screen.getByText('Gesamt').closest('dl')!;
     expect(within(totals).getByText('44,82 €')).toBeInTheDocument();
-    expect(JSON.parse(localStorage.getItem(COUPON_STORAGE_KEY)!).code).toBe('AFTERWORK10');
+    expect(JSON.parse(localStorage.getItem(COUPON_STORAGE_KEY)!).code).toBe('afterwork10');
 
     await user.click(screen.getByRole('button', { name: 'Gutschein entfernen' }));
     await waitFor(() =>
-      expect(screen.queryByText(/Gutschein AFTERWORK10/)).not.toBeInTheDocument(),
+      expect(screen.queryByText(/Gutschein afterwork10/)).not.toBeInTheDocument(),
     );
     expect(localStorage.getItem(COUPON_STORAGE_KEY)).toBeNull();
   });

@@ -7,11 +7,17 @@ export function validateCoupon(request: CouponValidationRequest): Promise<Coupon
   return apiPost<Coupon>(api.couponValidate, request);
 }
 
-/** The shared coupon machine with the server as its judge (DESIGN "Coupons"). */
+/**
+ * The shared coupon machine with the server as its judge (DESIGN "Coupons"). The server
+ * answers with the catalog's spelling ("hafen20"); the cart keeps the code as the visitor
+ * typed it ("Hafen20"), because pages show it that way (DESIGN "Everything the shop sells").
+ * The server finds the coupon case-insensitively at checkout and hands WooCommerce its own.
+ */
 export const liveCouponMachine = couponMachine.provide({
   actors: {
-    validateCoupon: fromPromise<Coupon, CouponValidationRequest>(({ input }) =>
-      validateCoupon(input),
-    ),
+    validateCoupon: fromPromise<Coupon, CouponValidationRequest>(async ({ input }) => ({
+      ...(await validateCoupon(input)),
+      code: input.code,
+    })),
   },
 });
