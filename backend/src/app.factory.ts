@@ -7,6 +7,7 @@ import { AppModule } from './app.module.js';
 import { ApiExceptionFilter, toApiErrorBody } from './common/api-exception.filter.js';
 import { API_PREFIX, apiPrefixExclusions } from './common/api-prefix.js';
 import { createLogger } from './common/logger.js';
+import { registerRateLimit } from './common/rate-limit.js';
 import type { AppConfig } from './config/config.js';
 
 /** Largest accepted request body; checkout and contact bodies are a few KB. */
@@ -53,6 +54,8 @@ export async function createApp(
     // Throw instead of process.exit so tests and bootstrap() see the real error.
     abortOnError: false,
   });
+  // Before init: the plugin hooks the routes as Nest adds them.
+  await registerRateLimit(app);
   app.setGlobalPrefix(API_PREFIX, { exclude: apiPrefixExclusions() });
   app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger));
   app.enableShutdownHooks();

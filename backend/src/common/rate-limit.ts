@@ -1,13 +1,6 @@
-import {
-  applyDecorators,
-  type CanActivate,
-  type ExecutionContext,
-  Inject,
-  Injectable,
-  SetMetadata,
-  UseGuards,
-} from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import fastifyRateLimit from '@fastify/rate-limit';
+import { RouteConfig, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
 import { apiError } from './api-error.js';
 
 export interface RateLimitRule {
@@ -19,72 +12,30 @@ export interface RateLimitRule {
   message?: string;
 }
 
-const RATE_LIMIT_RULE = 'awhh:rate-limit';
 const DEFAULT_MESSAGE = 'Zu viele Anfragen. Bitte warte einen Moment und versuche es dann erneut.';
-/** Beyond this many buckets, lapsed ones are swept so random IPs cannot grow memory for long. */
-const SWEEP_ABOVE = 10_000;
 
-interface Bucket {
-  count: number;
-  resetAt: number;
+/**
+ * Counters live in each process (the plugin's LRU store, bounded, so random IPs cannot
+ * grow memory). Behind nginx with several API containers each counts on its own, so the
+ * effective limit is `limit × containers`; nginx's own limit_req is the outer fence.
+ */
+export async function registerRateLimit(app: NestFastifyApplication): Promise<void> {
+  // Routes opt in with @RateLimit; everything else is not counted.
+  await app.register(fastifyRateLimit, { global: false });
 }
 
 /**
- * Fixed-window counters per process. Behind nginx with several API containers each
- * container counts on its own, so the effective limit is `limit × containers`; nginx's
- * own limit_req is the outer fence.
+ * `@RateLimit({ name: 'contact', limit: 5, windowMs: 600_000 })` on a route handler: 429
+ * with Retry-After and a German message beyond it. The answer is thrown as an
+ * HttpException so the global filter shapes it (the plugin's own object would become a 500).
  */
-@Injectable()
-export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
-
-  /** Counts one hit; returns the seconds to wait when over the limit, else 0. */
-  hit(rule: RateLimitRule, client: string, now = Date.now()): number {
-    const key = `${rule.name}|${client}`;
-    let bucket = this.buckets.get(key);
-    if (!bucket || bucket.resetAt <= now) {
-      if (this.buckets.size >= SWEEP_ABOVE) this.sweep(now);
-      bucket = { count: 0, resetAt: now + rule.windowMs };
-      this.buckets.set(key, bucket);
-    }
-    bucket.count += 1;
-    return bucket.count > rule.limit ? Math.ceil((bucket.resetAt - now) / 1000) : 0;
-  }
-
-  reset(): void {
-    this.buckets.clear();
-  }
-
-  private sweep(now: number): void {
-    for (const [key, bucket] of this.buckets) if (bucket.resetAt <= now) this.buckets.delete(key);
-  }
-}
-
-/** One limiter for the whole process, shared by every module that uses the guard. */
-export const sharedRateLimiter = new RateLimiter();
-
-@Injectable()
-export class RateLimitGuard implements CanActivate {
-  constructor(@Inject(Reflector) private readonly reflector: Reflector) {}
-
-  canActivate(context: ExecutionContext): boolean {
-    const rule = this.reflector.get<RateLimitRule | undefined>(
-      RATE_LIMIT_RULE,
-      context.getHandler(),
-    );
-    if (!rule) return true;
-    const http = context.switchToHttp();
-    const request = http.getRequest<{ ip?: string }>();
-    const wait = sharedRateLimiter.hit(rule, request.ip ?? 'unknown');
-    if (wait === 0) return true;
-    http
-      .getResponse<{ header(name: string, value: string): unknown }>()
-      .header('retry-after', String(wait));
-    throw apiError(429, rule.message ?? DEFAULT_MESSAGE);
-  }
-}
-
-/** `@RateLimit({ name: 'contact', limit: 5, windowMs: 600_000 })` on a route handler: 429 beyond it. */
 export function RateLimit(rule: RateLimitRule) {
-  return applyDecorators(SetMetadata(RATE_LIMIT_RULE, rule), UseGuards(RateLimitGuard));
+  return RouteConfig({
+    rateLimit: {
+      max: rule.limit,
+      timeWindow: rule.windowMs,
+      keyGenerator: (request: FastifyRequest) => `${rule.name}|${request.ip}`,
+      errorResponseBuilder: () => apiError(429, rule.message ?? DEFAULT_MESSAGE),
+    },
+  });
 }

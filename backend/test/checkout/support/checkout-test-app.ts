@@ -21,7 +21,7 @@ import { CheckoutOptions } from '../../../src/checkout/checkout.options.js';
 import { ApiExceptionFilter } from '../../../src/common/api-exception.filter.js';
 import { API_PREFIX, apiPrefixExclusions } from '../../../src/common/api-prefix.js';
 import { createLogger } from '../../../src/common/logger.js';
-import { sharedRateLimiter } from '../../../src/common/rate-limit.js';
+import { registerRateLimit } from '../../../src/common/rate-limit.js';
 import { StoreDatabase } from '../../../src/store/store.database.js';
 import { AppConfig, parseConfig } from '../../../src/config/config.js';
 
@@ -186,7 +186,6 @@ export interface TestAppOptions {
 
 /** The Nest app as createApp builds it, with the catalog and timings replaced. */
 export async function createTestApp(setup: TestAppOptions): Promise<NestFastifyApplication> {
-  sharedRateLimiter.reset();
   const env: NodeJS.ProcessEnv = {
     DATABASE_URL: setup.databaseUrl,
     PUBLIC_URL,
@@ -211,6 +210,8 @@ export async function createTestApp(setup: TestAppOptions): Promise<NestFastifyA
     new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: true, logger: false }),
     { rawBody: true, logger: false },
   );
+  // A fresh app has fresh rate-limit counters.
+  await registerRateLimit(app);
   app.setGlobalPrefix(API_PREFIX, { exclude: apiPrefixExclusions() });
   app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), createLogger('error')));
   await app.init();
