@@ -3,7 +3,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { FakeWooCommerce, wooEvent } from '../fault/support/fake-woocommerce.js';
+import { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import { wooEvent } from '../support/woocommerce-fixtures.js';
 import { type BackendProcess, startBackend } from '../fault/support/backend-process.js';
 import { startStackCli, type RunningStack } from '../stack/stack-support.js';
 import { REPO_ROOT } from '../support/site.js';
@@ -278,7 +279,7 @@ async function measureColdFeed(): Promise<void> {
     const woo = new FakeWooCommerce({
       products: Array.from({ length: 12 }, (_, n) => wooEvent(1000 + n, { startsInDays: n + 1 })),
     });
-    woo.delayMs = UPSTREAM_DELAY_MS;
+    woo.latencyMs = UPSTREAM_DELAY_MS;
     await woo.start();
     fakes.push(woo);
     const dataDir = mkdtempSync(join(tmpdir(), 'awhh-bench-cold-'));
@@ -301,7 +302,7 @@ async function measureColdFeed(): Promise<void> {
       }),
     );
     // Including the prefetch at start-up, which the cold requests may join.
-    calls.push(woo.callsTo('/wp-json/wc/v3/products'));
+    calls.push(woo.calls('/wp-json/wc/v3/products'));
     latencies.sort((a, b) => a - b);
     p99.push(latencies[Math.ceil(latencies.length * 0.99) - 1]!);
     await proc.kill('SIGTERM');

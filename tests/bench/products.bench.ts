@@ -13,7 +13,8 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { FakeWooCommerce, manyProducts } from '../../backend/test/support/fake-woocommerce.js';
+import { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import { manyProducts } from '../support/woocommerce-fixtures.js';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -182,7 +183,7 @@ async function coldBurst(): Promise<boolean> {
     return ok;
   } finally {
     await stop(child);
-    await fake.close();
+    await fake.stop();
   }
 }
 

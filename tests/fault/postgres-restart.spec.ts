@@ -1,5 +1,6 @@
 import { orderSummarySchema } from '@awhh/machines';
-import { FakeWooCommerce, orderReference, wooEvent } from './support/fake-woocommerce.js';
+import { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import { orderReference, wooEvent } from '../support/woocommerce-fixtures.js';
 import { deliver, FakeStripe, type FakeSession, sessionEvent } from './support/fake-stripe.js';
 import {
   type BackendProcess,
@@ -131,7 +132,7 @@ describeWithPostgres('fault: PostgreSQL restarted during checkout traffic', () =
     expect(after.status).toBe(201);
 
     const handOffs = (s: FakeSession) =>
-      woo.orders.filter((o) => orderReference(o.body) === s.orderId).length;
+      woo.orders.filter((o) => orderReference(o) === s.orderId).length;
     await eventually(
       async () => paid.every((s) => handOffs(s) >= 1),
       30_000,

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { orderSummarySchema } from '@awhh/machines';
-import { FakeWooCommerce, orderReference, wooEvent } from './support/fake-woocommerce.js';
+import { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import { orderReference, wooEvent } from '../support/woocommerce-fixtures.js';
 import { deliver, FakeStripe, type FakeSession, sessionEvent } from './support/fake-stripe.js';
 import {
   type BackendProcess,
@@ -63,7 +64,7 @@ function waitingForRetry(count: number): boolean {
 }
 
 const handOffs = (session: FakeSession) =>
-  woo.orders.filter((o) => orderReference(o.body) === session.orderId).length;
+  woo.orders.filter((o) => orderReference(o) === session.orderId).length;
 
 describe('fault: the checkout process killed with SIGKILL between payment and hand-off', () => {
   it('after the restart the outbox delivers every paid order to WooCommerce exactly once', async () => {

@@ -1,5 +1,6 @@
 import { apiErrorSchema, orderSummarySchema } from '@awhh/machines';
-import { FakeWooCommerce, orderReference, wooEvent } from './support/fake-woocommerce.js';
+import { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import { orderReference, wooEvent } from '../support/woocommerce-fixtures.js';
 import {
   deliver,
   FakeStripe,
@@ -58,7 +59,7 @@ async function summary(session: FakeSession) {
 
 /** WooCommerce orders carrying this order's reference (DESIGN: handed off once). */
 function handOffs(session: FakeSession): number {
-  return woo.orders.filter((o) => orderReference(o.body) === session.orderId).length;
+  return woo.orders.filter((o) => orderReference(o) === session.orderId).length;
 }
 
 async function expectOneHandOff(session: FakeSession): Promise<void> {

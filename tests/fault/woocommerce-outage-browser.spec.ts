@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { CART_STORAGE_KEY } from '@awhh/machines';
 import { launchBrowser, openPage } from '../support/browser.js';
-import { FakeWooCommerce, wooCoupon, wooEvent } from './support/fake-woocommerce.js';
+import { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import { wooCoupon, wooEvent } from '../support/woocommerce-fixtures.js';
 import { type BackendProcess, startBackend } from './support/backend-process.js';
 
 /**

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiErrorSchema } from '@awhh/machines';
-import { FakeWooCommerce, wooCoupon, wooEvent, type WooMode } from './support/fake-woocommerce.js';
+import { FakeWooCommerce, type WooMode } from '../support/fake-woocommerce.js';
+import { wooCoupon, wooEvent } from '../support/woocommerce-fixtures.js';
 import {
   type BackendProcess,
   clientHeaders,

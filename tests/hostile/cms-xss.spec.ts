@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { FakeWooCommerce, wooEvent, wpPost } from '../fault/support/fake-woocommerce.js';
+import { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import { wooEvent, wpPost } from '../support/woocommerce-fixtures.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { startStackCli, type RunningStack } from '../stack/stack-support.js';
 

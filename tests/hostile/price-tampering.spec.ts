@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { orderSummarySchema } from '@awhh/machines';
-import { FakeWooCommerce, wooCoupon, wooEvent } from '../fault/support/fake-woocommerce.js';
+import { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import { wooCoupon, wooEvent } from '../support/woocommerce-fixtures.js';
 import { FakeStripe } from '../fault/support/fake-stripe.js';
 import {
   type BackendProcess,

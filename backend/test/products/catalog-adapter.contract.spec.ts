@@ -7,13 +7,20 @@ import {
 } from '@awhh/machines';
 import { DemoCatalogAdapter } from '../../src/catalog/adapters/demo-catalog.adapter.js';
 import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
-import type { CatalogPort, OrderHandOff } from '../../src/catalog/catalog.port.js';
-import { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import { isVariable, type CatalogPort, type OrderHandOff } from '../../src/catalog/catalog.port.js';
+import { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
+import { RECORDED_AT, recordedShop } from '../../../tests/support/woocommerce-fixtures.js';
 
 interface Harness {
   sut: CatalogPort;
   /** A coupon code the catalog has, in upper case. */
   knownCoupon: string;
+  /** The start of a longer coupon code, itself no code. */
+  couponPrefix: string;
+  /** A variable event: its tiers, one sold out, one on sale. */
+  tieredEvent: { id: number; soldOut: number; onSale: number };
+  /** Variable merch (sizes). */
+  sizedMerch: { id: number };
   close(): Promise<void>;
 }
 
@@ -33,18 +40,28 @@ const adapters: [string, () => Promise<Harness>][] = [
     async () => ({
       sut: new DemoCatalogAdapter(),
       knownCoupon: 'AFTERWORK10',
+      couponPrefix: 'AFTERWORK',
+      tieredEvent: { id: 109, soldOut: 1091, onSale: 1093 },
+      sizedMerch: { id: 204 },
       close: async () => {},
     }),
   ],
   [
-    'woocommerce',
+    'woocommerce (recorded shop)',
     async () => {
-      const fake = await FakeWooCommerce.start();
+      const fake = await FakeWooCommerce.start({ ...recordedShop(), now: () => RECORDED_AT });
       const sut = new WooCommerceCatalogAdapter(
         { url: fake.url, key: fake.key, secret: fake.secret },
         { timeoutMs: 2_000, backoffMs: 5 },
       );
-      return { sut, knownCoupon: 'AFTERWORK10', close: () => fake.close() };
+      return {
+        sut,
+        knownCoupon: 'HAFEN20',
+        couponPrefix: 'HAFEN',
+        tieredEvent: { id: 42, soldOut: 43, onSale: 45 },
+        sizedMerch: { id: 28 },
+        close: () => fake.stop(),
+      };
     },
   ],
 ];
@@ -87,7 +104,7 @@ describe.each(adapters)('catalog port contract: %s adapter', (_name, make) => {
   });
 
   it('does not treat a longer code containing the given one as a match', async () => {
-    await expect(harness.sut.findCoupon('AFTERWORK')).resolves.toBeNull();
+    await expect(harness.sut.findCoupon(harness.couponPrefix)).resolves.toBeNull();
   });
 
   it('lists posts with a slug, a title, HTML and a parseable date', async () => {
@@ -105,13 +122,87 @@ describe.each(adapters)('catalog port contract: %s adapter', (_name, make) => {
   });
 
   it('hands off an order idempotently by reference', async () => {
-    const product = (await harness.sut.listProducts()).find((p: Product) => p.kind === 'event')!;
+    const product = (await harness.sut.listProducts()).find(
+      (p: Product) => p.kind === 'event' && p.type !== 'variable',
+    )!;
     const first = await harness.sut.createOrder(order('cs_test_1', product.id));
     const again = await harness.sut.createOrder(order('cs_test_1', product.id));
     const other = await harness.sut.createOrder(order('cs_test_2', product.id));
     expect(first.id).not.toBe('');
     expect(again.id).toBe(first.id);
     expect(other.id).not.toBe(first.id);
+  });
+
+  // DESIGN "Everything the shop sells": a variable product is bought as one of its variations.
+  it('gives variable products purchasable variants with attributes, numeric prices and stock', async () => {
+    const products = await harness.sut.listProducts();
+    const variable = products.filter(isVariable);
+    expect(variable.map((p) => p.id)).toEqual(
+      expect.arrayContaining([harness.tieredEvent.id, harness.sizedMerch.id]),
+    );
+    for (const product of variable) {
+      const variants = product.variants ?? [];
+      expect(variants.length).toBeGreaterThan(0);
+      expect([...(product.variations ?? [])].sort()).toEqual(variants.map((v) => v.id).sort());
+      for (const variant of variants) {
+        expect(Number.isInteger(variant.id)).toBe(true);
+        expect(variant.purchasable).toBe(true);
+        expect(variant.attributes.length).toBeGreaterThan(0);
+        for (const attribute of variant.attributes) {
+          expect(attribute.name).not.toBe('');
+          expect(attribute.option).not.toBe('');
+        }
+        expect(typeof variant.price).toBe('number');
+        expect(typeof variant.regular_price).toBe('number');
+        expect(variant.stock_quantity === null || Number.isInteger(variant.stock_quantity)).toBe(
+          true,
+        );
+      }
+      // The parent is shaped as WooCommerce shapes it: the lowest variation price.
+      expect(product.price).toBe(Math.min(...variants.map((v) => v.price!)));
+    }
+    const merch = variable.find((p) => p.id === harness.sizedMerch.id)!;
+    expect(merch.kind).toBe('product');
+    expect(merch.variants!.every((v) => v.attributes[0]!.name === 'Größe')).toBe(true);
+  });
+
+  it('shows a tier on sale with its sale and regular price, and a sold-out tier at 0', async () => {
+    const event = (await harness.sut.listProducts()).find((p) => p.id === harness.tieredEvent.id)!;
+    expect(event).toMatchObject({ kind: 'event', type: 'variable' });
+    const onSale = event.variants!.find((v) => v.id === harness.tieredEvent.onSale)!;
+    expect(onSale).toMatchObject({ on_sale: true, sale_price: onSale.price });
+    expect(onSale.sale_price!).toBeLessThan(onSale.regular_price!);
+    const soldOut = event.variants!.find((v) => v.id === harness.tieredEvent.soldOut)!;
+    expect(soldOut).toMatchObject({ stock_quantity: 0, stock_status: 'outofstock' });
+  });
+
+  it('gives simple products no variants', async () => {
+    const simple = (await harness.sut.listProducts()).filter((p) => !isVariable(p));
+    expect(simple.length).toBeGreaterThan(0);
+    for (const product of simple) expect(product.variants ?? []).toEqual([]);
+  });
+
+  it('accepts a variation line in the hand-off and counts it against that tier', async () => {
+    const tier = async () =>
+      (await harness.sut.listProducts())
+        .find((p) => p.id === harness.tieredEvent.id)!
+        .variants!.find((v) => v.id === harness.tieredEvent.onSale)!;
+    const before = (await tier()).stock_quantity!;
+    const { id } = await harness.sut.createOrder({
+      ...order('cs_tier_1', harness.tieredEvent.id),
+      lines: [
+        {
+          productId: harness.tieredEvent.id,
+          variationId: harness.tieredEvent.onSale,
+          name: 'Ticket – VIP',
+          quantity: 1,
+          unitAmount: 4900,
+        },
+      ],
+      total: 4900,
+    });
+    expect(id).not.toBe('');
+    expect((await tier()).stock_quantity).toBe(before - 1);
   });
 
   it('names itself for readiness reports', () => {

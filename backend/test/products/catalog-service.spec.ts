@@ -10,7 +10,8 @@ import { DemoCatalogAdapter } from '../../src/catalog/adapters/demo-catalog.adap
 import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
 import { CatalogService } from '../../src/catalog/catalog.service.js';
 import { HealthIndicators } from '../../src/health/health-indicators.js';
-import { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
+import { RECORDED_AT, recordedShop } from '../../../tests/support/woocommerce-fixtures.js';
 import { testConfig } from '../support/test-app.js';
 
 beforeAll(() => Logger.overrideLogger(false));
@@ -102,7 +103,7 @@ describe('CatalogService over WooCommerce', () => {
   beforeEach(async () => {
     fake = await FakeWooCommerce.start({ latencyMs: 100 });
   });
-  afterEach(() => fake.close());
+  afterEach(() => fake.stop());
 
   const service = () =>
     new CatalogService(
@@ -145,6 +146,65 @@ describe('CatalogService over WooCommerce', () => {
       adapter: 'woocommerce',
       products: { state: 'empty', lastError: expect.stringMatching(/401/) },
     });
+  });
+});
+
+describe('CatalogService over WooCommerce with variable products (recorded shop)', () => {
+  let fake: FakeWooCommerce;
+  beforeEach(async () => {
+    fake = await FakeWooCommerce.start({
+      ...recordedShop(),
+      now: () => RECORDED_AT,
+      latencyMs: 100,
+    });
+  });
+  afterEach(() => fake.stop());
+
+  const service = (ttlSeconds = '60') =>
+    new CatalogService(
+      new WooCommerceCatalogAdapter(
+        { url: fake.url, key: fake.key, secret: fake.secret },
+        { backoffMs: 5, retries: 1 },
+      ),
+      testConfig({ CATALOG_TTL_SECONDS: ttlSeconds }),
+      new HealthIndicators(),
+    );
+  const productsList = /^\/wp-json\/wc\/v3\/products$/;
+  const tiers = (products: { id: number; variants?: { id: number }[] }[]) =>
+    products.find((p) => p.id === 42)?.variants?.map((v) => v.id);
+
+  it('200 concurrent cold reads: one products call and one variations call per variable product', async () => {
+    const sut = service();
+    const results = await Promise.all(Array.from({ length: 200 }, () => sut.products()));
+    expect(new Set(results).size).toBe(1);
+    expect(tiers(results[0]!)).toEqual([45, 44, 43]);
+    expect(fake.calls(productsList)).toBe(1);
+    expect(fake.calls('/wp-json/wc/v3/products/42/variations')).toBe(1);
+    expect(fake.calls('/wp-json/wc/v3/products/28/variations')).toBe(1);
+    expect(fake.calls(/\/variations$/)).toBe(2);
+  });
+
+  it('keeps the last good catalog, variants included, while the variations endpoint fails', async () => {
+    const sut = service('0');
+    const good = await sut.products();
+    expect(tiers(good)).toEqual([45, 44, 43]);
+
+    fake.failNext(1_000, 500, '/wp-json/wc/v3/products/42/variations');
+    const failing = () => fake.calls('/wp-json/wc/v3/products/42/variations');
+    const before = failing();
+    // Expired (TTL 0): answered from the copy while the revalidation runs and fails (one
+    // attempt and one retry).
+    expect(await sut.products()).toBe(good);
+    for (let i = 0; i < 100 && failing() < before + 2; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(failing()).toBe(before + 2);
+    await new Promise((r) => setTimeout(r, 20));
+    const during = await sut.products();
+    expect(during).toBe(good);
+    expect(tiers(during)).toEqual([45, 44, 43]);
+    // Checkout never sells from that copy: it needs the current catalog and gets an error.
+    await expect(sut.currentProducts()).rejects.toMatchObject({ kind: 'upstream', status: 500 });
   });
 });
 

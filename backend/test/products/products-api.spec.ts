@@ -11,7 +11,7 @@ import {
   type EventSummary,
 } from '@awhh/machines';
 import { createTestApp, wooEnv } from '../support/test-app.js';
-import { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
 
 beforeAll(() => Logger.overrideLogger(false));
 
@@ -225,7 +225,7 @@ describe('products API over HTTP with WooCommerce', () => {
   });
   afterEach(async () => {
     await app?.close();
-    await fake.close();
+    await fake.stop();
   });
 
   it("serves the shop's data with CMS HTML sanitised on the server", async () => {
@@ -275,7 +275,7 @@ describe('products API over HTTP with WooCommerce', () => {
   });
 
   it('answers 503 in German while WooCommerce is down and nothing is cached', async () => {
-    fake.down = true;
+    fake.mode = 'maintenance';
     app = await createTestApp(wooEnv(fake));
     const res = await app.inject({ method: 'GET', url: '/api/events' });
     expect(res.statusCode).toBe(503);
@@ -289,7 +289,7 @@ describe('products API over HTTP with WooCommerce', () => {
     app = await createTestApp({ ...wooEnv(fake), CATALOG_TTL_SECONDS: '0' });
     const before = await app.inject({ method: 'GET', url: '/api/events' });
     expect(before.statusCode).toBe(200);
-    fake.down = true;
+    fake.mode = 'maintenance';
     for (let i = 0; i < 3; i++) {
       const during = await app.inject({ method: 'GET', url: '/api/events' });
       expect(during.statusCode).toBe(200);

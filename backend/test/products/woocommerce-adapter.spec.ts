@@ -5,7 +5,13 @@ import {
   WooCommerceCatalogAdapter,
 } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
 import { CatalogError } from '../../src/catalog/catalog.errors.js';
-import { FakeWooCommerce, manyProducts } from '../support/fake-woocommerce.js';
+import { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
+import {
+  manyProducts,
+  RECORDED_AT,
+  recordedShop,
+  wooVariable,
+} from '../../../tests/support/woocommerce-fixtures.js';
 
 beforeAll(() => Logger.overrideLogger(false));
 
@@ -20,7 +26,7 @@ describe('WooCommerce catalog adapter against the fake REST server', () => {
   beforeEach(async () => {
     fake = await FakeWooCommerce.start();
   });
-  afterEach(() => fake.close());
+  afterEach(() => fake.stop());
 
   it('asks for published products, 100 per page, with basic auth', async () => {
     await adapter().listProducts();
@@ -92,7 +98,8 @@ describe('WooCommerce catalog adapter against the fake REST server', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CatalogError);
     expect(err).toMatchObject({ kind: 'auth', status: 401 });
-    expect((err as Error).message).toMatch(/woocommerce_rest_cannot_view/);
+    // The recorded answer to a wrong secret (WooCommerce 11).
+    expect((err as Error).message).toMatch(/woocommerce_rest_authentication_error/);
     expect((err as Error).message).toMatch(/WOOCOMMERCE_KEY and WOOCOMMERCE_SECRET/);
     expect(fake.calls('/wp-json/wc/v3/products')).toBe(1);
   });
@@ -136,7 +143,7 @@ describe('WooCommerce catalog adapter against the fake REST server', () => {
 
   it('reports an unreachable server as a network error', async () => {
     const url = fake.url;
-    await fake.close();
+    await fake.stop();
     const sut = new WooCommerceCatalogAdapter(
       { url, key: 'k', secret: 's' },
       { retries: 0, timeoutMs: 500 },
@@ -210,8 +217,9 @@ describe('WooCommerce catalog adapter against the fake REST server', () => {
     const first = await sut.createOrder(handOff);
     const second = await sut.createOrder(handOff);
     expect(second).toEqual(first);
-    expect(fake.calls('/wp-json/wc/v3/orders', 'POST')).toBe(1);
-    expect(fake.orders[0]).toMatchObject({
+    const posted = fake.requests.filter((r) => r.method === 'POST');
+    expect(posted).toHaveLength(1);
+    expect(posted[0]!.body).toMatchObject({
       set_paid: true,
       status: 'processing',
       transaction_id: 'pi_123',
@@ -219,6 +227,13 @@ describe('WooCommerce catalog adapter against the fake REST server', () => {
       line_items: [{ product_id: 11, quantity: 2 }],
       coupon_lines: [{ code: 'afterwork10' }],
       meta_data: expect.arrayContaining([{ key: ORDER_REFERENCE_META_KEY, value: 'cs_test_abc' }]),
+    });
+    expect(fake.orders).toHaveLength(1);
+    // The shop's own total agrees with the site's: 10 % off 2 × 24,90 €.
+    expect(fake.orders[0]).toMatchObject({
+      id: Number(first.id),
+      status: 'processing',
+      total: '44.82',
     });
   });
 
@@ -237,5 +252,146 @@ describe('WooCommerce catalog adapter against the fake REST server', () => {
       }),
     ).rejects.toMatchObject({ kind: 'upstream', status: 502 });
     expect(fake.calls('/wp-json/wc/v3/orders', 'POST')).toBe(1);
+  });
+});
+
+describe('WooCommerce catalog adapter: variable products (recorded shop)', () => {
+  let fake: FakeWooCommerce;
+  const adapter = (options = {}) =>
+    new WooCommerceCatalogAdapter(
+      { url: fake.url, key: fake.key, secret: fake.secret },
+      { timeoutMs: 1_000, backoffMs: 5, ...options },
+    );
+  const variationsPath = (id: number) => `/wp-json/wc/v3/products/${id}/variations`;
+
+  beforeEach(async () => {
+    fake = await FakeWooCommerce.start({ ...recordedShop(), now: () => RECORDED_AT });
+  });
+  afterEach(() => fake.stop());
+
+  it('reads the variations of every variable product, and only of those', async () => {
+    const products = await adapter().listProducts();
+    const byId = new Map(products.map((p) => [p.id, p]));
+    expect(fake.calls(/\/variations$/)).toBe(2);
+    expect(fake.calls(variationsPath(42))).toBe(1);
+    expect(fake.calls(variationsPath(28))).toBe(1);
+    const request = fake.requests.find((r) => r.path === variationsPath(42))!;
+    expect(request.query.get('per_page')).toBe('100');
+    expect(request.authorized).toBe(true);
+
+    expect(byId.get(42)).toMatchObject({ type: 'variable', price: 25, variations: [43, 44, 45] });
+    expect(
+      byId.get(42)!.variants!.map((v) => [v.id, v.attributes, v.price, v.stock_quantity]),
+    ).toEqual([
+      [45, [{ name: 'Ticket', option: 'VIP' }], 49, 4],
+      [44, [{ name: 'Ticket', option: 'Regulär' }], 35, 40],
+      [43, [{ name: 'Ticket', option: 'Early Bird' }], 25, 0],
+    ]);
+    expect(
+      byId
+        .get(28)!
+        .variants!.map((v) => v.attributes[0]!.option)
+        .sort(),
+    ).toEqual(['L', 'M']);
+    expect(byId.get(15)?.variants).toBeUndefined();
+  });
+
+  it('follows the pages of a product with more than 100 variations', async () => {
+    const many = wooVariable(
+      900,
+      { name: 'Großes Festival', slug: 'grosses-festival', attribute: 'Platz' },
+      Array.from({ length: 150 }, (_, i) => ({
+        id: 1000 + i,
+        option: `Platz ${i + 1}`,
+        price: '30.00',
+        stock_quantity: 1,
+      })),
+    );
+    fake.products = [...fake.products, many.product];
+    fake.variations = [...fake.variations, ...many.variations];
+    const products = await adapter().listProducts();
+    const festival = products.find((p) => p.id === 900)!;
+    expect(festival.variants).toHaveLength(150);
+    expect(new Set(festival.variants!.map((v) => v.id)).size).toBe(150);
+    const pages = fake.requests
+      .filter((r) => r.path === variationsPath(900))
+      .map((r) => r.query.get('page'));
+    expect(pages.sort()).toEqual(['1', '2']);
+  });
+
+  it('gives variations with manage_stock "parent" the parent\'s stock', async () => {
+    const shared = wooVariable(
+      910,
+      {
+        name: 'Gemeinsames Kontingent',
+        slug: 'gemeinsames-kontingent',
+        attribute: 'Ticket',
+        manage_stock: true,
+        stock_quantity: 12,
+      },
+      [
+        { id: 911, option: 'Regulär', price: '20.00', manage_stock: 'parent' },
+        { id: 912, option: 'Ermäßigt', price: '15.00', manage_stock: 'parent' },
+      ],
+    );
+    fake.products = [shared.product];
+    fake.variations = shared.variations;
+    const [product] = await adapter().listProducts();
+    expect(product!.stock_quantity).toBe(12);
+    expect(product!.variants!.map((v) => [v.id, v.stock_quantity, v.sharesParentStock])).toEqual([
+      [912, 12, true],
+      [911, 12, true],
+    ]);
+  });
+
+  it('hands off a variation line with its variation_id; the shop names it "Parent - Option"', async () => {
+    const { id } = await adapter().createOrder({
+      reference: 'cs_tier',
+      email: 'gast@example.org',
+      lines: [
+        {
+          productId: 42,
+          variationId: 45,
+          name: 'Sommer-Afterwork – VIP',
+          quantity: 2,
+          unitAmount: 4900,
+        },
+      ],
+      couponCode: null,
+      total: 9800,
+      currency: 'eur',
+      paymentReference: 'pi_tier',
+    });
+    const posted = fake.requests.find((r) => r.method === 'POST')!.body;
+    expect(posted).toMatchObject({
+      line_items: [{ product_id: 42, variation_id: 45, quantity: 2 }],
+    });
+    expect(fake.orders.find((o) => String(o.id) === id)!.line_items[0]).toMatchObject({
+      name: 'Sommer-Afterwork auf der MS Hamburg - VIP',
+      variation_id: 45,
+      total: '98.00',
+    });
+    expect(fake.variationsOf(42).find((v) => v.id === 45)?.stock_quantity).toBe(2);
+  });
+
+  it("surfaces the shop's 400 for an expired coupon as an error naming the code, posted once", async () => {
+    const err = await adapter()
+      .createOrder({
+        reference: 'cs_expired',
+        email: null,
+        lines: [{ productId: 15, name: 'After Work Speicherstadt', quantity: 1, unitAmount: 2900 }],
+        couponCode: 'abgelaufen',
+        total: 2465,
+        currency: 'eur',
+        paymentReference: 'pi_expired',
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CatalogError);
+    expect(err).toMatchObject({ kind: 'upstream', status: 400 });
+    expect((err as Error).message).toMatch(/woocommerce_rest_invalid_coupon/);
+    expect((err as Error).message).toMatch(/abgelaufen/);
+    expect(fake.calls('/wp-json/wc/v3/orders', 'POST')).toBe(1);
+    expect(fake.orders.map((o) => o.id)).toEqual([39, 40, 41]);
+    expect(fake.drafts).toHaveLength(1);
   });
 });

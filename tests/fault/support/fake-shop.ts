@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBackend, type BackendProcess } from '../../support/backend.js';
 import { FakeStripe } from './fake-stripe.js';
-import type { FakeWooCommerce } from './fake-woocommerce.js';
+import type { FakeWooCommerce } from '../../support/fake-woocommerce.js';
 
 /**
  * A shop wired to fakes: the given fake WooCommerce, a fake Stripe, and the backend's

@@ -1,0 +1,1036 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  edgeCaseShop,
+  SHOP_URL,
+  wpDate,
+  type ShopData,
+  type WooCoupon,
+  type WooMeta,
+  type WooOrder,
+  type WooProduct,
+  type WooVariation,
+  type WpPost,
+} from './woocommerce-fixtures.js';
+
+/**
+ * One test double of WooCommerce REST v3 + WordPress REST on 127.0.0.1, answering as the
+ * recorded WooCommerce 11 shop does (woocommerce-11/README.md): string prices, variable
+ * products with their variations, pagination headers and limits, WordPress error bodies,
+ * orders that change stock and coupon usage. A test can also break it on purpose: down,
+ * slow, answering garbage or errors, failing the next few requests.
+ */
+
+/**
+ * - `ok`: answers normally
+ * - `maintenance`: 503 with WordPress's maintenance page (HTML)
+ * - `down`: resets every connection, as a host that is gone
+ * - `slow`: answers after `slowMs`, longer than any sane client timeout
+ * - `garbage`: 200 with a PHP fatal error where JSON should be
+ * - `error`: 500 with WordPress's critical-error JSON
+ */
+export type WooMode = 'ok' | 'maintenance' | 'down' | 'slow' | 'garbage' | 'error';
+
+export interface FakeWooOptions extends Partial<ShopData> {
+  key?: string;
+  secret?: string;
+  /** Delay before every answer (the real shop needs 100–800 ms). */
+  latencyMs?: number;
+  /** The shop's clock: order dates, coupon expiry. */
+  now?: () => Date;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  /** Valid WooCommerce credentials (basic auth or consumer_key/consumer_secret). */
+  authorized: boolean;
+  hasAuthHeader: boolean;
+  /** The JSON body as parsed, the raw text if it is not JSON, undefined without one. */
+  body: unknown;
+}
+
+interface Failure {
+  status: number;
+  remaining: number;
+  pathPrefix: string;
+  html: boolean;
+  method: string | undefined;
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export const FAKE_WOO_KEY = 'ck_0123456789abcdef0123456789abcdef01234567';
+export const FAKE_WOO_SECRET = 'cs_76543210fedcba9876543210fedcba9876543210';
+
+const WC = '/wp-json/wc/v3';
+const WP = '/wp-json/wp/v2';
+const API_LINK = `<${SHOP_URL}/wp-json/>; rel="https://api.w.org/"`;
+const ALLOW_COLLECTION = 'GET, POST';
+const ALLOW_ITEM = 'GET, POST, PUT, PATCH, DELETE';
+/** Statuses in which WooCommerce has reduced stock and counted sales and coupon usage. */
+const PAID_STATUSES = ['processing', 'completed', 'on-hold'];
+
+export class FakeWooCommerce {
+  products: WooProduct[];
+  variations: WooVariation[];
+  coupons: WooCoupon[];
+  posts: WpPost[];
+  /** Orders as the shop keeps them, oldest first (drafts are in `drafts`). */
+  orders: WooOrder[];
+  /** `checkout-draft` orders left behind by orders refused for their coupon. */
+  readonly drafts: WooOrder[] = [];
+  readonly requests: RecordedRequest[] = [];
+  mode: WooMode = 'ok';
+  latencyMs: number;
+  /** How long a `slow` answer takes. */
+  slowMs = 30_000;
+  readonly key: string;
+  readonly secret: string;
+  url = '';
+  private readonly clock: () => Date;
+  private readonly failures: Failure[] = [];
+  private readonly slowPaths = new Map<string, number>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private server: Server | null = null;
+
+  constructor(options: FakeWooOptions = {}) {
+    this.clock = options.now ?? (() => new Date());
+    const defaults = edgeCaseShop(this.clock());
+    this.products = options.products ?? defaults.products;
+    this.variations = options.variations ?? defaults.variations;
+    this.coupons = options.coupons ?? defaults.coupons;
+    this.posts = options.posts ?? defaults.posts;
+    this.orders = options.orders ?? defaults.orders;
+    this.key = options.key ?? FAKE_WOO_KEY;
+    this.secret = options.secret ?? FAKE_WOO_SECRET;
+    this.latencyMs = options.latencyMs ?? 0;
+  }
+
+  /** A fake already listening on a free port. */
+  static async start(options: FakeWooOptions = {}): Promise<FakeWooCommerce> {
+    const fake = new FakeWooCommerce(options);
+    await fake.start();
+    return fake;
+  }
+
+  async start(port = 0): Promise<string> {
+    const server = createServer((req, res) => {
+      this.handle(req, res).catch((err: unknown) => {
+        if (res.headersSent) res.destroy();
+        else sendText(res, 500, 'text/plain', String(err));
+      });
+    });
+    // Keep-alive sockets would hold stop() open.
+    server.keepAliveTimeout = 1_000;
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** The environment that points the site at this server. */
+  get env(): Record<string, string> {
+    return {
+      WOOCOMMERCE_URL: this.url,
+      WOOCOMMERCE_KEY: this.key,
+      WOOCOMMERCE_SECRET: this.secret,
+    };
+  }
+
+  /** The next `count` requests under `pathPrefix` fail with `status` (HTML body if asked). */
+  failNext(count: number, status = 503, pathPrefix = '/', html = false, method?: string): void {
+    this.failures.push({ status, remaining: count, pathPrefix, html, method });
+  }
+
+  /** Requests under `pathPrefix` wait `ms` more before answering. */
+  slow(pathPrefix: string, ms: number): void {
+    this.slowPaths.set(pathPrefix, ms);
+  }
+
+  /** Requests so far whose path starts with `path` (a string) or matches it (a RegExp). */
+  calls(path: string | RegExp = '/', method?: string): number {
+    return this.requests.filter(
+      (r) =>
+        (typeof path === 'string' ? r.path.startsWith(path) : path.test(r.path)) &&
+        (method === undefined || r.method === method),
+    ).length;
+  }
+
+  resetCalls(): void {
+    this.requests.length = 0;
+  }
+
+  /** The variations of a variable product as the shop renders them. */
+  variationsOf(productId: number): WooVariation[] {
+    const parent = this.products.find((p) => p.id === productId);
+    return this.variations
+      .filter((v) => v.parent_id === productId)
+      .map((v) => (parent ? this.renderVariation(v, parent) : v));
+  }
+
+  private wait(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        resolve();
+      }, ms);
+      this.timers.add(timer);
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const method = req.method ?? 'GET';
+    const text = await readBody(req);
+    const record: RecordedRequest = {
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      authorized: this.authorized(req, url),
+      hasAuthHeader: req.headers.authorization !== undefined,
+      body: text === '' ? undefined : parseJson(text),
+    };
+    this.requests.push(record);
+
+    if (this.mode === 'down') {
+      req.socket.destroy();
+      return;
+    }
+    let delay = this.latencyMs + (this.mode === 'slow' ? this.slowMs : 0);
+    for (const [prefix, ms] of this.slowPaths) if (url.pathname.startsWith(prefix)) delay += ms;
+    await this.wait(delay);
+    if (res.destroyed) return;
+
+    if (this.mode === 'maintenance') return sendText(res, 503, 'text/html', MAINTENANCE_HTML);
+    if (this.mode === 'garbage') return sendText(res, 200, JSON_TYPE, GARBAGE);
+    if (this.mode === 'error') {
+      return sendJson(res, {
+        status: 500,
+        body: {
+          code: 'internal_server_error',
+          message: '<p>Es gab einen kritischen Fehler auf deiner Website.</p>',
+          data: { status: 500 },
+        },
+      });
+    }
+    const failure = this.failures.find(
+      (f) =>
+        f.remaining > 0 &&
+        url.pathname.startsWith(f.pathPrefix) &&
+        (f.method === undefined || f.method === method),
+    );
+    if (failure) {
+      failure.remaining--;
+      if (failure.html) return sendText(res, failure.status, 'text/html', CRITICAL_ERROR_HTML);
+      return sendJson(res, {
+        status: failure.status,
+        body: {
+          code: 'internal_server_error',
+          message: '<p>Es gab einen kritischen Fehler auf deiner Website.</p>',
+          data: { status: failure.status },
+        },
+      });
+    }
+
+    // Outside the REST API WordPress answers with its theme's 404 page.
+    if (!url.pathname.startsWith('/wp-json/')) {
+      return sendText(res, 404, 'text/html', NOT_FOUND_HTML);
+    }
+    const path = url.pathname.replace(/\/+$/, '');
+    if (path.startsWith('/wp-json/wc/')) {
+      const refused = this.authError(req, url, method);
+      if (refused) return sendJson(res, refused);
+    }
+    sendJson(res, this.route(method, path, url, record.body));
+  }
+
+  private route(method: string, path: string, url: URL, body: unknown): Answer {
+    const q = url.searchParams;
+    if (method === 'GET' && path === `${WC}/products`) {
+      const status = q.get('status') ?? 'any';
+      const listed = this.products
+        .filter((p) =>
+          status === 'any' ? p.status !== 'trash' : (p.status ?? 'publish') === status,
+        )
+        .map((p) => this.renderProduct(p));
+      return this.page(path, q, listed, 'empty', ALLOW_COLLECTION);
+    }
+    let m = /^\/wp-json\/wc\/v3\/products\/(\d+)$/.exec(path);
+    if (method === 'GET' && m) {
+      const product = this.products.find((p) => p.id === Number(m![1]));
+      if (!product) return invalidId('woocommerce_rest_product_invalid_id', ALLOW_ITEM);
+      return { status: 200, body: this.renderProduct(product), headers: apiHeaders(ALLOW_ITEM) };
+    }
+    m = /^\/wp-json\/wc\/v3\/products\/(\d+)\/variations$/.exec(path);
+    if (method === 'GET' && m) {
+      // Variations newest first, as the shop lists them (ids descending within a date).
+      const variations = this.variationsOf(Number(m[1])).sort(newestFirst);
+      return this.page(path, q, variations, 'empty', ALLOW_COLLECTION);
+    }
+    m = /^\/wp-json\/wc\/v3\/products\/(\d+)\/variations\/(\d+)$/.exec(path);
+    if (method === 'GET' && m) {
+      const variation = this.variationsOf(Number(m[1])).find((v) => v.id === Number(m![2]));
+      if (!variation) return invalidId('woocommerce_rest_product_variation_invalid_id', ALLOW_ITEM);
+      return { status: 200, body: variation, headers: apiHeaders(ALLOW_ITEM) };
+    }
+    if (method === 'GET' && path === `${WC}/coupons`) {
+      // WooCommerce looks the code up exactly (wc_get_coupon_id_by_code); codes are stored
+      // lower-case, so any spelling finds the coupon.
+      const code = q.get('code');
+      const found = code
+        ? this.coupons.filter((c) => c.code.toLowerCase() === formatCouponCode(code))
+        : this.coupons;
+      return this.page(path, q, found, 'empty', ALLOW_COLLECTION);
+    }
+    if (method === 'GET' && path === `${WC}/orders`) {
+      return this.page(path, q, this.listOrders(q), 'empty', ALLOW_COLLECTION);
+    }
+    m = /^\/wp-json\/wc\/v3\/orders\/(\d+)$/.exec(path);
+    if (method === 'GET' && m) {
+      const order = [...this.orders, ...this.drafts].find((o) => o.id === Number(m![1]));
+      if (!order) return invalidId('woocommerce_rest_shop_order_invalid_id', ALLOW_ITEM);
+      return { status: 200, body: order, headers: apiHeaders(ALLOW_ITEM) };
+    }
+    if (method === 'POST' && path === `${WC}/orders`) return this.createOrder(body);
+    if (method === 'GET' && path === `${WP}/posts`) {
+      const status = q.get('status') ?? 'publish';
+      const posts = this.posts
+        .filter((p) => (p.status ?? 'publish') === status)
+        .map((p) => embedded(p, q.get('_embed')));
+      return this.page(path, q, posts, 'error', 'GET');
+    }
+    return {
+      status: 404,
+      body: {
+        code: 'rest_no_route',
+        message: 'No route was found matching the URL and request method.',
+        data: { status: 404 },
+      },
+      headers: { Link: API_LINK },
+    };
+  }
+
+  // ------------------------------------------------------------ auth
+
+  private authorized(req: IncomingMessage, url: URL): boolean {
+    const [key, secret] = credentials(req, url);
+    return key === this.key && secret === this.secret;
+  }
+
+  /** WooCommerce's 401s: wrong key, wrong secret, or no credentials at all. */
+  private authError(req: IncomingMessage, url: URL, method: string): Answer | null {
+    const [key, secret] = credentials(req, url);
+    if (key === this.key && secret === this.secret) return null;
+    let code: string;
+    let message: string;
+    if (key === undefined) {
+      // Not recorded (the shop was asked with keys only): WooCommerce's permission check
+      // for a visitor without credentials.
+      code = method === 'POST' ? 'woocommerce_rest_cannot_create' : 'woocommerce_rest_cannot_view';
+      message =
+        method === 'POST'
+          ? 'Sorry, you are not allowed to create resources.'
+          : 'Sorry, you cannot list resources.';
+    } else {
+      code = 'woocommerce_rest_authentication_error';
+      message = key === this.key ? 'Consumer secret is invalid.' : 'Consumer key is invalid.';
+    }
+    return {
+      status: 401,
+      body: { code, message, data: { status: 401 } },
+      headers: { Link: API_LINK },
+    };
+  }
+
+  // ------------------------------------------------------------ pagination
+
+  /**
+   * WordPress pagination as recorded: `per_page` 1–100 (else 400), `X-WP-Total`,
+   * `X-WP-TotalPages`, `Link` with rel="prev"/"next" on the canonical host. Past the end
+   * WooCommerce answers `[]`, WordPress's posts route 400.
+   */
+  private page(
+    path: string,
+    q: URLSearchParams,
+    items: unknown[],
+    pastEnd: 'empty' | 'error',
+    allow: string,
+  ): Answer {
+    const perPage = integerParam(q, 'per_page', 10);
+    const page = integerParam(q, 'page', 1);
+    if (perPage === null || perPage < 1 || perPage > 100) {
+      return invalidParam('per_page', 'per_page must be between 1 (inclusive) and 100 (inclusive)');
+    }
+    if (page === null || page < 1) {
+      return invalidParam('page', 'page must be greater than or equal to 1');
+    }
+    const total = items.length;
+    const totalPages = Math.ceil(total / perPage);
+    if (pastEnd === 'error' && page > totalPages && total > 0) {
+      return {
+        status: 400,
+        body: {
+          code: 'rest_post_invalid_page_number',
+          message: 'The page number requested is larger than the number of pages available.',
+          data: { status: 400 },
+        },
+        headers: { Link: API_LINK, Allow: allow },
+      };
+    }
+    const link = (n: number) => {
+      const query = new URLSearchParams(q);
+      query.set('page', String(n));
+      return `${SHOP_URL}${path}?${query.toString()}`;
+    };
+    const links: string[] = [];
+    if (page > 1) links.push(`<${link(Math.min(page - 1, totalPages))}>; rel="prev"`);
+    if (totalPages > page) links.push(`<${link(page + 1)}>; rel="next"`);
+    return {
+      status: 200,
+      body: items.slice((page - 1) * perPage, page * perPage),
+      headers: {
+        'X-WP-Total': String(total),
+        'X-WP-TotalPages': String(totalPages),
+        // As recorded: the pagination links replace the API discovery link.
+        Link: links.length > 0 ? links.join(', ') : API_LINK,
+        Allow: allow,
+      },
+    };
+  }
+
+  // ------------------------------------------------------------ rendering
+
+  /**
+   * A variable parent as WooCommerce's product sync keeps it: price = the lowest
+   * variation price, on sale when a variation is, in stock when a variation is.
+   */
+  private renderProduct(product: WooProduct): WooProduct {
+    if (product.type !== 'variable') return product;
+    const children = this.variations
+      .filter((v) => v.parent_id === product.id)
+      .map((v) => this.renderVariation(v, product));
+    const visible = children.filter((v) => v.status === 'publish');
+    const prices = visible.map((v) => v.price).filter((p) => p !== '');
+    const lowest = prices.sort((a, b) => Number(a) - Number(b))[0] ?? '';
+    const stockStatus = product.manage_stock
+      ? product.stock_status
+      : visible.some((v) => v.stock_status === 'instock')
+        ? 'instock'
+        : visible.some((v) => v.stock_status === 'onbackorder')
+          ? 'onbackorder'
+          : 'outofstock';
+    return {
+      ...product,
+      price: lowest,
+      on_sale: visible.some((v) => v.on_sale),
+      variations: [...children]
+        .sort((a, b) => Number(a.menu_order ?? 0) - Number(b.menu_order ?? 0) || a.id - b.id)
+        .map((v) => v.id),
+      stock_status: stockStatus,
+    };
+  }
+
+  /** A variation with `manage_stock: "parent"` shows the parent's stock. */
+  private renderVariation(variation: WooVariation, parent: WooProduct): WooVariation {
+    if (variation.manage_stock !== 'parent') return variation;
+    return {
+      ...variation,
+      stock_quantity: parent.stock_quantity,
+      stock_status: parent.stock_status,
+    };
+  }
+
+  private listOrders(q: URLSearchParams): WooOrder[] {
+    const after = q.get('after') ? Date.parse(q.get('after')!) : null;
+    const before = q.get('before') ? Date.parse(q.get('before')!) : null;
+    const status = q.get('status');
+    const at = (o: WooOrder) => Date.parse(`${o.date_created_gmt}Z`);
+    const list = this.orders.filter(
+      (o) =>
+        (after === null || Number.isNaN(after) || at(o) > after) &&
+        (before === null || Number.isNaN(before) || at(o) < before) &&
+        (status === null || status === 'any' || status.split(',').includes(o.status)),
+    );
+    const ascending = q.get('order') === 'asc';
+    return list.sort((a, b) => (ascending ? a.id - b.id : b.id - a.id));
+  }
+
+  // ------------------------------------------------------------ orders
+
+  /**
+   * `POST /wc/v3/orders` as recorded: line names "Parent - Option" for variations, the
+   * coupon spread over the lines, stock (product or variation) and `total_sales` reduced,
+   * coupon usage counted; stock is not enforced (it may go negative). A coupon that is
+   * unknown, expired, used up or below its minimum gives 400 and leaves a draft order.
+   */
+  private createOrder(body: unknown): Answer {
+    if (!isRecord(body)) {
+      return {
+        status: 400,
+        body: {
+          code: 'rest_invalid_json',
+          message: 'Invalid JSON body passed.',
+          data: { status: 400 },
+        },
+        headers: { Link: API_LINK },
+      };
+    }
+    const now = this.clock();
+    const id = this.nextPostId();
+    const lines = (Array.isArray(body.line_items) ? body.line_items : [])
+      .filter(isRecord)
+      .map((posted) => this.orderLine(posted));
+    const subtotal = lines.reduce((sum, l) => sum + l.subtotal, 0);
+
+    const coupons: WooCoupon[] = [];
+    for (const posted of Array.isArray(body.coupon_lines) ? body.coupon_lines : []) {
+      if (!isRecord(posted) || typeof posted.code !== 'string' || posted.code === '') continue;
+      const code = formatCouponCode(posted.code);
+      const coupon = this.coupons.find((c) => c.code.toLowerCase() === code);
+      const problem = couponProblem(coupon, code, subtotal, now);
+      if (problem || !coupon) {
+        this.drafts.push(this.orderRecord(id, body, lines, [], 'checkout-draft', now));
+        return {
+          status: 400,
+          body: {
+            code: 'woocommerce_rest_invalid_coupon',
+            message: problem,
+            data: { status: 400, new_draft_order_id: id },
+          },
+          headers: apiHeaders(ALLOW_COLLECTION),
+        };
+      }
+      coupons.push(coupon);
+    }
+    const couponLines = coupons.map((coupon) => ({ coupon, discount: applyCoupon(coupon, lines) }));
+
+    const requested = typeof body.status === 'string' ? body.status : 'pending';
+    const status =
+      body.set_paid === true && ['pending', 'on-hold', 'failed', 'cancelled'].includes(requested)
+        ? 'processing'
+        : requested;
+    const paid = PAID_STATUSES.includes(status);
+    if (paid) {
+      for (const line of lines) this.reduceStock(line, now);
+      for (const coupon of coupons) {
+        coupon.usage_count += 1;
+        const billing = isRecord(body.billing) ? body.billing : {};
+        const email = typeof billing.email === 'string' ? billing.email : '';
+        if (email) coupon.used_by = [...coupon.used_by, email];
+      }
+    }
+    const order = this.orderRecord(id, body, lines, couponLines, status, now);
+    this.orders.push(order);
+    return {
+      status: 201,
+      body: order,
+      headers: {
+        Link: API_LINK,
+        Location: `${SHOP_URL}${WC}/orders/${id}`,
+        Allow: ALLOW_COLLECTION,
+      },
+    };
+  }
+
+  /** WordPress hands out one id sequence for products, coupons, posts and orders. */
+  private nextPostId(): number {
+    const ids = [
+      ...this.products,
+      ...this.variations,
+      ...this.coupons,
+      ...this.posts,
+      ...this.orders,
+      ...this.drafts,
+    ].map((x) => (typeof x.id === 'number' ? x.id : 0));
+    return Math.max(0, ...ids) + 1;
+  }
+
+  private orderLine(posted: Record<string, unknown>): OrderLine {
+    const productId = Number(posted.product_id) || 0;
+    const variationId = Number(posted.variation_id) || 0;
+    const asked = Number(posted.quantity);
+    const quantity = Number.isInteger(asked) && asked > 0 ? asked : 1;
+    const variation = variationId ? this.variations.find((v) => v.id === variationId) : undefined;
+    const parentId = variation ? variation.parent_id : productId;
+    const product = this.products.find((p) => p.id === parentId);
+    // Not recorded: an unknown product gives a line without name or price, as WooCommerce
+    // creates a line item even when it cannot find the product.
+    const rendered = product ? this.renderProduct(product) : undefined;
+    const unit = cents((variation ?? rendered)?.price);
+    return {
+      product,
+      variation,
+      productId: product ? product.id : productId,
+      variationId: variation ? variation.id : 0,
+      quantity,
+      subtotal: unit * quantity,
+      discount: 0,
+    };
+  }
+
+  private reduceStock(line: OrderLine, now: Date): void {
+    const { product, variation } = line;
+    if (product) {
+      product.total_sales = (Number(product.total_sales) || 0) + line.quantity;
+      touch(product, now);
+    }
+    const holder =
+      variation && variation.manage_stock === true
+        ? variation
+        : (!variation || variation.manage_stock === 'parent') && product?.manage_stock === true
+          ? product
+          : undefined;
+    if (!holder || holder.stock_quantity === null) return;
+    // WooCommerce does not refuse a paid order for missing stock: the count goes negative.
+    holder.stock_quantity -= line.quantity;
+    holder.stock_status = holder.stock_quantity > 0 ? 'instock' : 'outofstock';
+    line.reducedStock = true;
+    touch(holder, now);
+  }
+
+  private orderRecord(
+    id: number,
+    body: Record<string, unknown>,
+    lines: OrderLine[],
+    couponLines: { coupon: WooCoupon; discount: number }[],
+    status: string,
+    now: Date,
+  ): WooOrder {
+    const date = wpDate(now);
+    // A draft left behind by a refused coupon is not paid, whatever the request said.
+    const paid = body.set_paid === true && PAID_STATUSES.includes(status);
+    const orderKey = `wc_order_${randomBytes(16).toString('base64url').replace(/[-_]/g, '').slice(0, 13)}`;
+    let itemId = this.nextItemId();
+    let metaId = this.nextMetaId();
+    const total = lines.reduce((sum, l) => sum + l.subtotal - l.discount, 0);
+    const discount = lines.reduce((sum, l) => sum + l.discount, 0);
+    const str = (key: string) => (typeof body[key] === 'string' ? (body[key] as string) : '');
+    const lineItems = lines.map((line) => {
+      const { product, variation } = line;
+      const meta: Record<string, unknown>[] = [];
+      if (variation) {
+        for (const a of variation.attributes) {
+          meta.push(itemMeta(metaId++, a.slug, a.option, a.name, a.option));
+        }
+      }
+      if (line.reducedStock) {
+        const q = String(line.quantity);
+        meta.push(itemMeta(metaId++, '_reduced_stock', q, '_reduced_stock', q));
+      }
+      const image = (variation?.image ?? product?.images?.[0]) as {
+        id?: number;
+        src?: string;
+      } | null;
+      const lineTotal = line.subtotal - line.discount;
+      return {
+        id: itemId++,
+        name: variation
+          ? `${product?.name ?? ''} - ${variation.attributes.map((a) => a.option).join(', ')}`
+          : (product?.name ?? ''),
+        product_id: line.productId,
+        variation_id: line.variationId,
+        quantity: line.quantity,
+        tax_class: '',
+        subtotal: money(line.subtotal),
+        subtotal_tax: '0.00',
+        total: money(lineTotal),
+        total_tax: '0.00',
+        taxes: [],
+        meta_data: meta,
+        sku: String((variation ?? product)?.sku ?? ''),
+        global_unique_id: '',
+        price: line.quantity ? lineTotal / 100 / line.quantity : 0,
+        // As recorded: the image id is a string when there is an image, 0 otherwise.
+        image: image?.src ? { id: String(image.id), src: image.src } : { id: 0, src: '' },
+        parent_name: variation ? (product?.name ?? null) : null,
+      };
+    });
+    const coupons = couponLines.map(({ coupon, discount: amount }) => {
+      const nominal = Number(coupon.amount) || 0;
+      const info = JSON.stringify([
+        coupon.id,
+        coupon.code,
+        coupon.discount_type === 'fixed_cart' ? null : coupon.discount_type,
+        nominal,
+      ]);
+      return {
+        id: itemId++,
+        code: coupon.code,
+        discount: String(amount / 100),
+        discount_tax: '0',
+        meta_data: [itemMeta(metaId++, 'coupon_info', info, 'coupon_info', info)],
+        discount_type: coupon.discount_type,
+        nominal_amount: nominal,
+        free_shipping: coupon.free_shipping === true,
+      };
+    });
+    const address = {
+      first_name: '',
+      last_name: '',
+      company: '',
+      address_1: '',
+      address_2: '',
+      city: '',
+      state: '',
+      postcode: '',
+      country: '',
+    };
+    const orderMeta = (Array.isArray(body.meta_data) ? body.meta_data : [])
+      .filter(isRecord)
+      .map((m): WooMeta => ({ id: metaId++, key: String(m.key), value: m.value }));
+    const editable = ['pending', 'on-hold', 'auto-draft', 'checkout-draft'].includes(status);
+    return {
+      id,
+      parent_id: 0,
+      status,
+      currency: str('currency') || 'EUR',
+      version: '11.0.1',
+      prices_include_tax: false,
+      date_created: date.local,
+      date_modified: date.local,
+      discount_total: money(discount),
+      discount_tax: '0.00',
+      shipping_total: '0.00',
+      shipping_tax: '0.00',
+      cart_tax: '0.00',
+      total: money(total),
+      total_tax: '0.00',
+      customer_id: Number(body.customer_id) || 0,
+      order_key: orderKey,
+      billing: {
+        ...address,
+        email: '',
+        phone: '',
+        ...(isRecord(body.billing) ? body.billing : {}),
+      },
+      shipping: { ...address, phone: '', ...(isRecord(body.shipping) ? body.shipping : {}) },
+      payment_method: str('payment_method'),
+      payment_method_title: str('payment_method_title'),
+      transaction_id: str('transaction_id'),
+      customer_ip_address: '',
+      customer_user_agent: '',
+      created_via: 'rest-api',
+      customer_note: str('customer_note'),
+      date_completed: null,
+      date_paid: paid ? date.local : null,
+      cart_hash: '',
+      number: String(id),
+      meta_data: orderMeta,
+      line_items: lineItems,
+      tax_lines: [],
+      shipping_lines: [],
+      fee_lines: [],
+      coupon_lines: coupons,
+      refunds: [],
+      payment_url: `${SHOP_URL}/checkout/order-pay/${id}/?pay_for_order=true&key=${orderKey}`,
+      is_editable: editable,
+      needs_payment: !paid && total > 0,
+      needs_processing: true,
+      date_created_gmt: date.gmt,
+      date_modified_gmt: date.gmt,
+      date_completed_gmt: null,
+      date_paid_gmt: paid ? date.gmt : null,
+      currency_symbol: '€',
+      _links: {
+        self: [
+          { href: `${SHOP_URL}${WC}/orders/${id}`, targetHints: { allow: ALLOW_ITEM.split(', ') } },
+        ],
+        collection: [{ href: `${SHOP_URL}${WC}/orders` }],
+        email_templates: [
+          { embeddable: true, href: `${SHOP_URL}${WC}/orders/${id}/actions/email_templates` },
+        ],
+      },
+    };
+  }
+
+  /** Order items (lines, coupons) share one id sequence across orders. */
+  private nextItemId(): number {
+    const ids = [...this.orders, ...this.drafts].flatMap((o) =>
+      [...o.line_items, ...o.coupon_lines].map((i) => Number(i.id) || 0),
+    );
+    return Math.max(0, ...ids) + 1;
+  }
+
+  private nextMetaId(): number {
+    const ids = [...this.orders, ...this.drafts].flatMap((o) => [
+      ...o.meta_data.map((m) => m.id),
+      ...[...o.line_items, ...o.coupon_lines].flatMap((i) =>
+        Array.isArray(i.meta_data)
+          ? i.meta_data.map((m: { id?: unknown }) => Number(m.id) || 0)
+          : [],
+      ),
+    ]);
+    return Math.max(0, ...ids) + 1;
+  }
+}
+
+interface OrderLine {
+  product: WooProduct | undefined;
+  variation: WooVariation | undefined;
+  productId: number;
+  variationId: number;
+  quantity: number;
+  /** Integer cents. */
+  subtotal: number;
+  /** Integer cents, from the order's coupons. */
+  discount: number;
+  reducedStock?: boolean;
+}
+
+// ---------------------------------------------------------------- coupons
+
+/** wc_format_coupon_code: trimmed, lower case. */
+function formatCouponCode(code: string): string {
+  return code.trim().toLowerCase();
+}
+
+/**
+ * WooCommerce's checks when an order applies a coupon (WC_Discounts::is_coupon_valid), in
+ * its order, with its messages: escaped by esc_html__, so quotes arrive as `&quot;`.
+ */
+function couponProblem(
+  coupon: WooCoupon | undefined,
+  code: string,
+  subtotalCents: number,
+  now: Date,
+): string | null {
+  const quoted = `&quot;${escapeHtml(code)}&quot;`;
+  if (!coupon) return `Coupon ${quoted} cannot be applied because it does not exist.`;
+  if (
+    coupon.usage_limit !== null &&
+    coupon.usage_limit > 0 &&
+    coupon.usage_count >= coupon.usage_limit
+  ) {
+    return `Usage limit for coupon ${quoted} has been reached.`;
+  }
+  const expires = coupon.date_expires_gmt ?? coupon.date_expires;
+  if (expires && Date.parse(`${expires}Z`) < now.getTime()) {
+    return `Coupon ${quoted} has expired.`;
+  }
+  const minimum = cents(coupon.minimum_amount);
+  if (minimum > 0 && subtotalCents < minimum) {
+    return `The minimum spend for coupon ${quoted} is ${wcPrice(minimum)}.`;
+  }
+  return null;
+}
+
+/**
+ * WC_Discounts for one coupon: lines taken by price, highest first; a percent coupon
+ * takes its share of each line (rounding remainder a cent at a time), a fixed cart
+ * amount is split evenly per item and whatever is left spread again. Returns the cents
+ * the coupon took; adds them to each line's `discount`.
+ */
+function applyCoupon(coupon: WooCoupon, lines: OrderLine[]): number {
+  const items = [...lines].sort((a, b) => b.subtotal - a.subtotal).filter((l) => l.subtotal > 0);
+  const left = (l: OrderLine) => l.subtotal - l.discount;
+  const amount = Number(coupon.amount) || 0;
+  const remainder = (cents: number) => {
+    let given = 0;
+    for (const line of items) {
+      for (let i = 0; i < line.quantity && given < cents; i++) {
+        if (left(line) <= 0) break;
+        line.discount += 1;
+        given += 1;
+      }
+    }
+    return given;
+  };
+  const perItem = (each: number) => {
+    let given = 0;
+    for (const line of items) {
+      const discount = Math.min(left(line), each * line.quantity);
+      line.discount += discount;
+      given += discount;
+    }
+    return given;
+  };
+  if (coupon.discount_type === 'percent') {
+    let given = 0;
+    let base = 0;
+    for (const line of items) {
+      const discount = Math.min(left(line), Math.floor(line.subtotal * (amount / 100)));
+      line.discount += discount;
+      given += discount;
+      base += line.subtotal;
+    }
+    const whole = Math.round(base * (amount / 100));
+    return given < whole ? given + remainder(whole - given) : given;
+  }
+  if (coupon.discount_type === 'fixed_product') return perItem(Math.round(amount * 100));
+  const fixedCart = (cents: number): number => {
+    const count = items.reduce((sum, l) => sum + l.quantity, 0);
+    if (count === 0 || cents <= 0) return 0;
+    const each = Math.floor(cents / count);
+    if (each === 0) return remainder(cents);
+    const given = perItem(each);
+    return given > 0 && given < cents ? given + fixedCart(cents - given) : given;
+  };
+  return fixedCart(Math.round(amount * 100));
+}
+
+/** wc_price in the shop's format (German separators, € after the amount). */
+function wcPrice(centsValue: number): string {
+  const amount = (centsValue / 100).toFixed(2).replace('.', ',');
+  return `<span class="woocommerce-Price-amount amount"><bdi>${amount}&nbsp;<span class="woocommerce-Price-currencySymbol">&euro;</span></bdi></span>`;
+}
+
+// ---------------------------------------------------------------- helpers
+
+const JSON_TYPE = 'application/json; charset=UTF-8';
+const MAINTENANCE_HTML =
+  '<!DOCTYPE html><html><head><title>Wartungsmodus</title></head><body><p>Briefly unavailable for scheduled maintenance. Check back in a minute.</p></body></html>';
+const CRITICAL_ERROR_HTML =
+  '<!DOCTYPE html><html><body><p>There has been a critical error on this website.</p></body></html>';
+const NOT_FOUND_HTML =
+  '<!DOCTYPE html><html><head><title>Seite nicht gefunden</title></head><body><h1>Oops! Die Seite wurde nicht gefunden.</h1></body></html>';
+const GARBAGE = '<!DOCTYPE html><html><body>Fatal error: Allowed memory size exhausted{"id":';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function cents(price: unknown): number {
+  const n = typeof price === 'string' || typeof price === 'number' ? Number(price) : NaN;
+  return Number.isFinite(n) && price !== '' ? Math.round(n * 100) : 0;
+}
+
+const money = (centsValue: number) => (centsValue / 100).toFixed(2);
+
+function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#039;');
+}
+
+function itemMeta(
+  id: number,
+  key: string,
+  value: string,
+  displayKey: string,
+  displayValue: string,
+) {
+  return { id, key, value, display_key: displayKey, display_value: displayValue };
+}
+
+function touch(item: { [field: string]: unknown }, now: Date): void {
+  const date = wpDate(now);
+  item.date_modified = date.local;
+  item.date_modified_gmt = date.gmt;
+}
+
+const newestFirst = (a: WooVariation, b: WooVariation) =>
+  String(b.date_created ?? '').localeCompare(String(a.date_created ?? '')) || b.id - a.id;
+
+/** `_embed` keeps the embedded resources asked for (all for `_embed=1`); none without it. */
+function embedded(post: WpPost, embed: string | null): WpPost {
+  const { _embedded, ...rest } = post;
+  if (embed === null || !_embedded) return rest;
+  if (['', '1', 'true'].includes(embed)) return { ...rest, _embedded };
+  const wanted = embed.split(',').map((s) => s.trim());
+  return {
+    ...rest,
+    _embedded: Object.fromEntries(
+      Object.entries(_embedded).filter(([rel]) => wanted.includes(rel)),
+    ),
+  };
+}
+
+function credentials(req: IncomingMessage, url: URL): [string | undefined, string | undefined] {
+  const header = req.headers.authorization ?? '';
+  if (header.startsWith('Basic ')) {
+    const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    return colon < 0 ? [decoded, ''] : [decoded.slice(0, colon), decoded.slice(colon + 1)];
+  }
+  const key = url.searchParams.get('consumer_key');
+  return key === null
+    ? [undefined, undefined]
+    : [key, url.searchParams.get('consumer_secret') ?? ''];
+}
+
+function integerParam(q: URLSearchParams, name: string, fallback: number): number | null {
+  const raw = q.get(name);
+  if (raw === null) return fallback;
+  return /^\d+$/.test(raw.trim()) ? Number(raw) : null;
+}
+
+function apiHeaders(allow: string): Record<string, string> {
+  return { Link: API_LINK, Allow: allow };
+}
+
+function invalidId(code: string, allow: string): Answer {
+  return {
+    status: 404,
+    body: { code, message: 'Invalid ID.', data: { status: 404 } },
+    headers: apiHeaders(allow),
+  };
+}
+
+/** WordPress's argument validation (recorded for per_page=101). */
+function invalidParam(name: string, message: string): Answer {
+  return {
+    status: 400,
+    body: {
+      code: 'rest_invalid_param',
+      message: `Invalid parameter(s): ${name}`,
+      data: {
+        status: 400,
+        params: { [name]: message },
+        details: { [name]: { code: 'rest_out_of_bounds', message, data: null } },
+      },
+    },
+    headers: apiHeaders(ALLOW_COLLECTION),
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+function sendJson(res: ServerResponse, answer: Answer): void {
+  if (res.destroyed) return;
+  res.writeHead(answer.status, { 'Content-Type': JSON_TYPE, ...answer.headers });
+  res.end(JSON.stringify(answer.body));
+}
+
+function sendText(res: ServerResponse, status: number, type: string, text: string): void {
+  if (res.destroyed) return;
+  res.writeHead(status, {
+    'Content-Type': type.includes('charset') ? type : `${type}; charset=UTF-8`,
+  });
+  res.end(text);
+}
