@@ -1,9 +1,14 @@
 import {
+  type Availability,
   berlinIso,
   type BlogPost,
   type EventDetail,
   formatDateTime,
   formatEuro,
+  type MerchDetail,
+  toCents,
+  type Variant,
+  variantLabel,
 } from '@awhh/machines';
 import { FAQ_ENTRIES } from '../products/faq.data.js';
 import { type PageMeta, plainText, SITE_NAME } from './html-head.js';
@@ -89,11 +94,51 @@ export function absoluteUrl(publicUrl: string, pathOrUrl: string): string {
   return new URL(pathOrUrl, `${publicUrl}/`).toString();
 }
 
-const SCHEMA_AVAILABILITY: Record<EventDetail['availability'], string> = {
+const SCHEMA_AVAILABILITY: Record<Availability, string> = {
   available: 'https://schema.org/InStock',
   few_left: 'https://schema.org/LimitedAvailability',
   sold_out: 'https://schema.org/SoldOut',
 };
+
+/** Products are in stock or not; few left is still in stock. */
+const PRODUCT_AVAILABILITY: Record<Availability, string> = {
+  available: 'https://schema.org/InStock',
+  few_left: 'https://schema.org/InStock',
+  sold_out: 'https://schema.org/OutOfStock',
+};
+
+type Saleable = Pick<MerchDetail, 'price' | 'currency' | 'availability' | 'variants'>;
+
+/**
+ * DESIGN "Everything the shop sells": one Offer per variant (ticket tier, size), named
+ * after its option values; a simple product has one Offer. All point to the page.
+ */
+function offersOf(
+  item: Saleable,
+  url: string,
+  availability: Record<Availability, string>,
+): object | object[] {
+  const offer = (price: number, state: Availability) => ({
+    '@type': 'Offer',
+    url,
+    price: price.toFixed(2),
+    priceCurrency: item.currency.toUpperCase(),
+    availability: availability[state],
+  });
+  if (item.variants.length === 0) return offer(item.price, item.availability);
+  return item.variants.map((v: Variant) => ({
+    ...offer(v.price, v.availability),
+    name: v.name || variantLabel(v.attributes),
+    sku: String(v.id),
+  }));
+}
+
+/** "ab 35,00 €" when the variants on offer differ in price (as the cards on / say). */
+function fromPrice(item: Saleable): string {
+  const open = item.variants.filter((v) => v.availability !== 'sold_out');
+  const range = new Set(open.map((v) => toCents(v.price))).size > 1;
+  return `${range ? 'ab ' : ''}${formatEuro(item.price)}`;
+}
 
 function organization(publicUrl: string) {
   return { '@type': 'Organization', name: SITE_NAME, url: `${publicUrl}/` };
@@ -163,13 +208,7 @@ export function eventPageMeta(publicUrl: string, event: EventDetail): PageMeta {
       address: { '@type': 'PostalAddress', addressLocality: 'Hamburg', addressCountry: 'DE' },
     },
     organizer: organization(publicUrl),
-    offers: {
-      '@type': 'Offer',
-      url,
-      price: event.price.toFixed(2),
-      priceCurrency: event.currency.toUpperCase(),
-      availability: SCHEMA_AVAILABILITY[event.availability],
-    },
+    offers: offersOf(event, url, SCHEMA_AVAILABILITY),
   };
   if (start) {
     jsonLd.startDate = berlinIso(start);
@@ -179,6 +218,48 @@ export function eventPageMeta(publicUrl: string, event: EventDetail): PageMeta {
 
   return {
     title: `${event.name} | ${SITE_NAME}`,
+    description,
+    canonical: url,
+    noindex: false,
+    ogType: 'website',
+    image,
+    jsonLd: [jsonLd],
+  };
+}
+
+/** "Größe S, M, L": what can still be chosen, for the description. */
+function variantsOnOffer(variants: readonly Variant[]): string | null {
+  const open = variants.filter((v) => v.availability !== 'sold_out');
+  if (open.length === 0) return null;
+  const attributes = [...new Set(open.flatMap((v) => v.attributes.map((a) => a.name)))];
+  const names = open.map((v) => v.name || variantLabel(v.attributes)).join(', ');
+  return attributes.length === 1 ? `${attributes[0]} ${names}` : names;
+}
+
+export function merchPageMeta(publicUrl: string, item: MerchDetail): PageMeta {
+  const url = absoluteUrl(publicUrl, `/merch/${encodeURIComponent(item.slug)}`);
+  const summary = plainText(item.shortDescription || item.descriptionHtml, 200);
+  const facts = [
+    item.availability === 'sold_out' ? 'ausverkauft' : fromPrice(item),
+    variantsOnOffer(item.variants),
+  ].filter(Boolean);
+  const description = plainText([summary, facts.join(' · ')].filter(Boolean).join(' – '), 300);
+  const image = item.image
+    ? { url: absoluteUrl(publicUrl, item.image.src), alt: item.image.alt || item.name }
+    : null;
+  const jsonLd: Record<string, unknown> = {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: item.name,
+    description: plainText(item.descriptionHtml || item.shortDescription, 1000),
+    url,
+    sku: String(item.id),
+    brand: { '@type': 'Brand', name: SITE_NAME },
+    offers: offersOf(item, url, PRODUCT_AVAILABILITY),
+  };
+  if (image) jsonLd.image = [image.url];
+  return {
+    title: `${item.name} | ${SITE_NAME}`,
     description,
     canonical: url,
     noindex: false,

@@ -1,4 +1,4 @@
-import { formatLongDate, formatTime, type EventDetail } from '@awhh/machines';
+import { formatLongDate, formatTime, type EventDetail, type MerchDetail } from '@awhh/machines';
 import { escapeHtml } from './html-head.js';
 
 function fact(term: string, value: string): string {
@@ -30,6 +30,26 @@ export function eventSnapshot(event: EventDetail): string {
     `<h1>${escapeHtml(event.name)}</h1>`,
     image,
     `<dl class="event-detail__facts">${facts.join('')}</dl>`,
+    '</div></div>',
+  ].join('');
+}
+
+/**
+ * The first screen of a merch page as MerchDetailView renders it
+ * (frontend/src/features/merch/merch-detail.tsx, global classes of merch-detail.css):
+ * the product image with its intrinsic size, eyebrow and title. The buying panel and the
+ * description follow with React, below what is shown here.
+ */
+export function merchSnapshot(item: MerchDetail): string {
+  const image = item.image
+    ? `<img src="${escapeHtml(item.image.src)}" alt="${escapeHtml(item.image.alt ?? '')}" width="1200" height="800">`
+    : '';
+  return [
+    '<div class="container merch-detail">',
+    `<div class="merch-detail__media">${image}</div>`,
+    '<div class="merch-detail__info">',
+    '<span class="merch-detail__eyebrow">Merch</span>',
+    `<h1>${escapeHtml(item.name)}</h1>`,
     '</div></div>',
   ].join('');
 }

@@ -1,4 +1,4 @@
-import type { EventDetail } from '@awhh/machines';
+import type { EventDetail, MerchDetail } from '@awhh/machines';
 import {
   AssetHints,
   renderPreloads,
@@ -6,7 +6,7 @@ import {
   staticRouteModule,
   withLowPriorityScripts,
 } from './preload.js';
-import { contentPageSnapshot, eventSnapshot } from './page-snapshot.js';
+import { contentPageSnapshot, eventSnapshot, merchSnapshot } from './page-snapshot.js';
 import { shellSnapshot, withShellSnapshot } from './shell-snapshot.js';
 
 const manifest = {
@@ -127,6 +127,22 @@ describe('page snapshots (issue 7: LCP before the script runs)', () => {
     expect(html).toContain('<dd>Termin folgt</dd></div></dl>');
     expect(html).not.toContain('Beginn');
     expect(html).not.toContain('<img');
+  });
+
+  it("renders a merch page's first screen escaped: image with its size, eyebrow, title", () => {
+    const item = {
+      name: 'Cap „Moin“ <neu>',
+      image: { src: '/media/cap.svg?a="1"', alt: 'Cap & Stickerei' },
+    } as unknown as MerchDetail;
+    expect(merchSnapshot(item)).toBe(
+      '<div class="container merch-detail"><div class="merch-detail__media">' +
+        '<img src="/media/cap.svg?a=&quot;1&quot;" alt="Cap &amp; Stickerei" width="1200" height="800"></div>' +
+        '<div class="merch-detail__info"><span class="merch-detail__eyebrow">Merch</span>' +
+        '<h1>Cap „Moin“ &lt;neu&gt;</h1></div></div>',
+    );
+    expect(merchSnapshot({ ...item, image: null })).toContain(
+      '<div class="merch-detail__media"></div>',
+    );
   });
 
   it('gives /cart its page heading only (the lines live in the browser)', () => {

@@ -1,5 +1,12 @@
 import type { Provider } from '@nestjs/common';
-import type { BlogPost, BlogPostSummary, EventDetail, EventSummary } from '@awhh/machines';
+import type {
+  BlogPost,
+  BlogPostSummary,
+  EventDetail,
+  EventSummary,
+  MerchDetail,
+  MerchSummary,
+} from '@awhh/machines';
 import { CatalogModule } from '../catalog/catalog.module.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import type { CachedBody } from '../products/http-cache.js';
@@ -10,7 +17,7 @@ import { SiteCatalog } from './site-catalog.js';
 export const SITE_CATALOG_IMPORTS = [CatalogModule, ProductsModule];
 
 /**
- * The pages read exactly what /api/events and /api/blog answer (same cache, same
+ * The pages read exactly what /api/events, /api/merch and /api/blog answer (same cache, same
  * sanitising, same availability rule). Parsed once per ETag, i.e. per catalog generation.
  */
 export class ProductsSiteCatalog extends SiteCatalog {
@@ -45,6 +52,14 @@ export class ProductsSiteCatalog extends SiteCatalog {
 
   async event(slug: string) {
     return this.parse<EventDetail>(await this.products_.event(slug, new Date()));
+  }
+
+  async merch() {
+    return this.parse<MerchSummary[]>(await this.products_.merch()) ?? [];
+  }
+
+  async merchItem(slug: string) {
+    return this.parse<MerchDetail>(await this.products_.merchItem(slug));
   }
 
   async posts() {

@@ -1,4 +1,12 @@
-import type { BlogPost, BlogPostSummary, EventDetail, EventSummary, Product } from '@awhh/machines';
+import type {
+  BlogPost,
+  BlogPostSummary,
+  EventDetail,
+  EventSummary,
+  MerchDetail,
+  MerchSummary,
+  Product,
+} from '@awhh/machines';
 
 /**
  * What the site's HTML needs from the products side. SiteModule binds it to the cached
@@ -9,6 +17,10 @@ export abstract class SiteCatalog {
   abstract events(): Promise<EventSummary[]>;
   /** null for an unknown slug. */
   abstract event(slug: string): Promise<EventDetail | null>;
+  /** DESIGN "Everything the shop sells": every product that is not an event. */
+  abstract merch(): Promise<MerchSummary[]>;
+  /** null for an unknown slug. */
+  abstract merchItem(slug: string): Promise<MerchDetail | null>;
   abstract posts(): Promise<BlogPostSummary[]>;
   /** null for an unknown slug. */
   abstract post(slug: string): Promise<BlogPost | null>;

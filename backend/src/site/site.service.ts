@@ -7,6 +7,7 @@ import { type HtmlTemplate, parseTemplate, renderPage } from './html-head.js';
 import {
   blogPostPageMeta,
   eventPageMeta,
+  merchPageMeta,
   notFoundPageMeta,
   STATIC_PAGES,
   staticPageMeta,
@@ -21,7 +22,7 @@ import {
   staticRouteModule,
   withLowPriorityScripts,
 } from './preload.js';
-import { contentPageSnapshot, eventSnapshot } from './page-snapshot.js';
+import { contentPageSnapshot, eventSnapshot, merchSnapshot } from './page-snapshot.js';
 import { withShellSnapshot } from './shell-snapshot.js';
 import { SiteCatalog } from './site-catalog.js';
 
@@ -186,7 +187,11 @@ export class SiteService {
         return this.spaPage(
           path,
           known,
-          this.preloads(moduleKey!, ['/api/events', '/api/blog'], await this.featuredImage()),
+          this.preloads(
+            moduleKey!,
+            ['/api/events', '/api/merch', '/api/blog'],
+            await this.featuredImage(),
+          ),
         );
       }
 
@@ -204,6 +209,23 @@ export class SiteService {
                 detail.image?.src ?? null,
               ),
               eventSnapshot(detail),
+            )
+          : this.html(404, notFoundPageMeta());
+      }
+      const merch = /^\/merch\/([^/]+)$/.exec(path);
+      if (merch) {
+        const slug = decodeSegment(merch[1]!);
+        const item = slug ? await this.catalog.merchItem(slug) : null;
+        return item
+          ? this.spaPage(
+              path,
+              merchPageMeta(publicUrl, item),
+              this.preloads(
+                routeModuleKey('merch'),
+                [`/api/merch/${encodeURIComponent(item.slug)}`],
+                item.image?.src ?? null,
+              ),
+              merchSnapshot(item),
             )
           : this.html(404, notFoundPageMeta());
       }
@@ -251,9 +273,16 @@ export class SiteService {
     const entries: { loc: string; lastmod?: string }[] = Object.entries(STATIC_PAGES)
       .filter(([, page]) => page.index)
       .map(([path]) => ({ loc: `${base}${path === '/' ? '/' : path}` }));
-    const [events, posts] = await Promise.all([this.catalog.events(), this.catalog.posts()]);
+    const [events, merch, posts] = await Promise.all([
+      this.catalog.events(),
+      this.catalog.merch(),
+      this.catalog.posts(),
+    ]);
     for (const event of events) {
       entries.push({ loc: `${base}/events/${encodeURIComponent(event.slug)}` });
+    }
+    for (const item of merch) {
+      entries.push({ loc: `${base}/merch/${encodeURIComponent(item.slug)}` });
     }
     for (const post of posts) {
       const lastmod = new Date(post.publishedAt);

@@ -23,6 +23,7 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, lazy: page(() => import('./routes/home')) },
           { path: 'events/:slug', lazy: page(() => import('./routes/event')) },
+          { path: 'merch/:slug', lazy: page(() => import('./routes/merch')) },
           { path: 'next', lazy: page(() => import('./routes/next')) },
           { path: 'cart', lazy: page(() => import('./routes/cart')) },
           { path: 'checkout', lazy: page(() => import('./routes/checkout')) },

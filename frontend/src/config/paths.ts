@@ -14,6 +14,8 @@ export const paths = {
   datenschutz: '/datenschutz',
   webhookTest: '/webhook-test',
   event: (slug: string) => `/events/${encodeURIComponent(slug)}`,
+  // DESIGN "Everything the shop sells": every product that is not an event has a page.
+  merch: (slug: string) => `/merch/${encodeURIComponent(slug)}`,
   applePayTest: '/apple-pay-test',
 } as const;
 
@@ -22,6 +24,8 @@ export const api = {
   events: '/api/events',
   event: (slug: string) => `/api/events/${encodeURIComponent(slug)}`,
   eventCalendar: (slug: string) => `/api/events/${encodeURIComponent(slug)}/calendar.ics`,
+  merch: '/api/merch',
+  merchItem: (slug: string) => `/api/merch/${encodeURIComponent(slug)}`,
   blog: '/api/blog',
   faq: '/api/faq',
   blogPost: (slug: string) => `/api/blog/${encodeURIComponent(slug)}`,

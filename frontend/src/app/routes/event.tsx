@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
-import { cartItemId, type EventDetail } from '@awhh/machines';
+import type { EventDetail, Variant } from '@awhh/machines';
 import { env } from '@/config/env';
 import { isNotFound } from '@/lib/api-client';
 import { isFirstLoad } from '@/lib/first-load';
@@ -9,6 +9,7 @@ import { Deferred } from '@/components/ui/deferred';
 import { Loading } from '@/components/ui/feedback';
 import { fetchEvent } from '@/features/events/api';
 import { EventDetailSkeleton, EventDetailView } from '@/features/events/event-detail';
+import { cartLine } from '@/features/cart/cart-line';
 import { useCartActor } from '@/features/cart/use-cart';
 import { ErrorPage } from '../error-page';
 
@@ -34,25 +35,15 @@ function EventMeta({ event }: { event: EventDetail }) {
 function Loaded({ event }: { event: EventDetail }) {
   const cart = useCartActor();
   const onAdd = useCallback(
-    (quantity: number) =>
-      cart.send({
-        type: 'cart.add',
-        quantity,
-        item: {
-          id: cartItemId(event.id),
-          productId: event.id,
-          name: event.name,
-          price: event.price,
-          currency: event.currency.toLowerCase(),
-          image: event.image?.src,
-        },
-      }),
+    (quantity: number, variant?: Variant) =>
+      cart.send({ type: 'cart.add', quantity, item: cartLine(event, variant) }),
     [cart, event],
   );
   return (
     <>
       <EventMeta event={event} />
-      <EventDetailView event={event} onAdd={onAdd} />
+      {/* Keyed: another event starts with its own tier and quantity. */}
+      <EventDetailView key={event.id} event={event} onAdd={onAdd} />
     </>
   );
 }

@@ -1,17 +1,21 @@
-import { Link, useLoaderData } from 'react-router';
+import { lazy, type ReactNode } from 'react';
+import { Link, useLoaderData, useRevalidator } from 'react-router';
 import {
-  formatEuro,
   type BlogPostSummary,
   type EventSummary,
   formatLongDate,
   formatTime,
+  type MerchSummary,
 } from '@awhh/machines';
 import { env } from '@/config/env';
 import { paths } from '@/config/paths';
+import { errorText } from '@/lib/api-client';
+import { hasPriceRange } from '@/lib/offer';
 import { usePageMeta } from '@/lib/page-meta';
 import { ButtonLink } from '@/components/ui/button';
 import { Deferred } from '@/components/ui/deferred';
-import { Loading, Skeleton } from '@/components/ui/feedback';
+import { ErrorState, Loading, Skeleton } from '@/components/ui/feedback';
+import { Price } from '@/components/ui/price';
 import { fetchEvents } from '@/features/events/api';
 import { availabilityLabel } from '@/features/events/availability';
 import { EventGrid, EventGridSkeleton } from '@/features/events/event-card';
@@ -19,9 +23,23 @@ import { fetchPosts } from '@/features/blog/api';
 import { BlogPostList, BlogPostListSkeleton } from '@/features/blog/blog-posts';
 import styles from './home.module.css';
 
+// The merch cards sit below the fold: their code loads beside their data, outside the
+// first-load budget of `/` (frontend/build/size-budget.ts).
+const merchCards = () => import('@/features/merch/merch-card');
+const merchApi = () => import('@/features/merch/api');
+const MerchGrid = lazy(() => merchCards().then((m) => ({ default: m.MerchGrid })));
+
 export function loader({ request }: { request: Request }) {
   // Not awaited: the page renders at once with skeletons (issue 5 §6).
-  return { events: fetchEvents(request.signal), posts: fetchPosts(request.signal) };
+  return {
+    events: fetchEvents(request.signal),
+    // A failed chunk fails the section like failed data: error state with retry.
+    // The server preloads /api/merch with the HTML, so the data is not held up by the chunk.
+    merch: Promise.all([merchApi().then((m) => m.fetchMerch(request.signal)), merchCards()]).then(
+      ([items]) => items,
+    ),
+    posts: fetchPosts(request.signal),
+  };
 }
 
 function Featured({ event }: { event: EventSummary | undefined }) {
@@ -56,7 +74,12 @@ function Featured({ event }: { event: EventSummary | undefined }) {
           {time ? `, ${time}` : ''}
           {event.venue ? ` · ${event.venue}` : ''}
           <br />
-          {formatEuro(event.price)} · {availabilityLabel(event.availability, event.available)}
+          <Price
+            price={event.price}
+            regularPrice={event.regularPrice}
+            from={hasPriceRange(event.variants)}
+          />{' '}
+          · {availabilityLabel(event.availability, event.available)}
         </p>
         <div className={styles.featuredActions}>
           <ButtonLink to={paths.event(event.slug)}>
@@ -65,6 +88,26 @@ function Featured({ event }: { event: EventSummary | undefined }) {
         </div>
       </div>
     </article>
+  );
+}
+
+function MerchSection({ children }: { children: ReactNode }) {
+  return (
+    <section className={styles.section} aria-labelledby="merch-title">
+      <div className={styles.sectionHead}>
+        <h2 id="merch-title">Merch</h2>
+      </div>
+      {children}
+    </section>
+  );
+}
+
+function MerchError({ error }: { error: unknown }) {
+  const revalidator = useRevalidator();
+  return (
+    <MerchSection>
+      <ErrorState message={errorText(error)} onRetry={() => void revalidator.revalidate()} />
+    </MerchSection>
   );
 }
 
@@ -143,6 +186,27 @@ export function Component() {
               </section>
             ) : null;
           }}
+        </Deferred>
+
+        {/* DESIGN "Everything the shop sells": merch on `/`; no section when there is none. */}
+        <Deferred
+          resolve={loaderData.merch}
+          fallback={
+            <MerchSection>
+              <Loading label="Merch wird geladen">
+                <Skeleton height="18rem" width="100%" />
+              </Loading>
+            </MerchSection>
+          }
+          renderError={(error) => <MerchError error={error} />}
+        >
+          {(items: MerchSummary[]) =>
+            items.length > 0 ? (
+              <MerchSection>
+                <MerchGrid items={items} />
+              </MerchSection>
+            ) : null
+          }
         </Deferred>
 
         <section className={`${styles.section} ${styles.last}`} aria-labelledby="blog-title">

@@ -116,6 +116,64 @@ describe('Checkout page', () => {
     expect(within(review).getByText('Gesamtbetrag').nextSibling).toHaveTextContent('81,80 €');
   });
 
+  it('sends ticket tiers with their variationId and applies a 409 to the right tier only', async () => {
+    const user = userEvent.setup();
+    const tier = (variationId: number, option: string, price: number) => ({
+      id: `109:${variationId}`,
+      productId: 109,
+      variationId,
+      name: `Sommer-Afterwork auf der MS Hamburg – ${option}`,
+      price,
+    });
+    act(() => {
+      getCartActor().send({ type: 'cart.clear' });
+      getCartActor().send({ type: 'cart.add', item: tier(1093, 'VIP', 49), quantity: 3 });
+      getCartActor().send({ type: 'cart.add', item: tier(1092, 'Regulär', 35) });
+    });
+    const { calls } = mockFetch({
+      'GET /api/woocommerce/products': { body: [] },
+      'POST /api/checkout/session': {
+        status: 409,
+        body: {
+          statusCode: 409,
+          error: 'Conflict',
+          message: 'Preise oder Verfügbarkeit haben sich geändert.',
+          lines: [
+            {
+              productId: 109,
+              variationId: 1093,
+              name: 'Sommer-Afterwork auf der MS Hamburg – VIP',
+              price: 49,
+              available: 2,
+            },
+          ],
+        },
+      },
+    });
+    renderCheckout();
+    const review = screen.getByRole('region', { name: 'Deine Bestellung' });
+    expect(within(review).getByText('Sommer-Afterwork auf der MS Hamburg – VIP')).toBeVisible();
+    await order(user);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'Sommer-Afterwork auf der MS Hamburg – VIP: nur noch 2 verfügbar – Anzahl angepasst.',
+    );
+    const body = calls.find((c) => c.method === 'POST')!.body as Record<string, unknown>;
+    expect(body.line_items).toEqual([
+      expect.objectContaining({ productId: 109, variationId: 1093, amount: 49, quantity: 3 }),
+      expect.objectContaining({ productId: 109, variationId: 1092, amount: 35, quantity: 1 }),
+    ]);
+    // Matched by productId:variationId: the VIP line shrinks, the Regulär line is untouched.
+    expect(
+      getCartActor()
+        .getSnapshot()
+        .context.items.map((i) => [i.id, i.quantity]),
+    ).toEqual([
+      ['109:1093', 2],
+      ['109:1092', 1],
+    ]);
+  });
+
   it('refuses to send the buyer to a foreign address', async () => {
     const user = userEvent.setup();
     mockFetch({

@@ -1,13 +1,9 @@
 import { Link } from 'react-router';
-import {
-  formatEuro,
-  type EventSummary,
-  formatDayMonth,
-  formatLongDate,
-  formatTime,
-} from '@awhh/machines';
+import { type EventSummary, formatDayMonth, formatLongDate, formatTime } from '@awhh/machines';
 import { paths } from '@/config/paths';
+import { hasPriceRange } from '@/lib/offer';
 import { Skeleton } from '@/components/ui/feedback';
+import { Price } from '@/components/ui/price';
 import { availabilityLabel } from './availability';
 import styles from './event-card.module.css';
 
@@ -43,9 +39,17 @@ export function EventCard({ event }: { event: EventSummary }) {
           {event.venue ? ` · ${event.venue}` : ''}
         </p>
         <div className={styles.footer}>
-          <span className={styles.price}>
-            {event.past ? 'Vergangen' : `ab ${formatEuro(event.price)}`}
-          </span>
+          {event.past ? (
+            <span className={styles.price}>Vergangen</span>
+          ) : (
+            // DESIGN "Everything the shop sells": "ab" only when the tiers cost different amounts.
+            <Price
+              className={styles.price}
+              price={event.price}
+              regularPrice={event.regularPrice}
+              from={hasPriceRange(event.variants)}
+            />
+          )}
           {event.past ? null : (
             <span
               className={

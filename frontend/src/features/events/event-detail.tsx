@@ -1,35 +1,64 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import {
-  formatEuro,
-  MAX_LINE_QUANTITY,
   type EventDetail,
   formatLongDate,
   formatTime,
+  type Variant,
+  variantLabel,
 } from '@awhh/machines';
 import { api, paths } from '@/config/paths';
+import { choiceLegend, hasUniformPrice, useOfferChoice } from '@/lib/use-offer-choice';
 import { Button } from '@/components/ui/button';
 import { Alert, Skeleton } from '@/components/ui/feedback';
+import { Price } from '@/components/ui/price';
 import { QuantityStepper } from '@/components/ui/quantity-stepper';
+import { VariantChoice, type VariantOption } from '@/components/ui/variant-choice';
 import { availabilityLabel } from './availability';
 import styles from './event-detail.module.css';
 import './event-detail.css';
 
 export interface EventDetailViewProps {
   event: EventDetail;
-  /** Puts the tickets into the cart (wired by the route; features do not know each other). */
-  onAdd: (quantity: number) => void;
+  /**
+   * Puts the tickets into the cart (wired by the route; features do not know each other).
+   * `variant`: the chosen ticket tier of a variable event.
+   */
+  onAdd: (quantity: number, variant?: Variant) => void;
 }
 
-/** DESIGN "Event page": name, German date and time, venue, image, description, price, stock. */
+const TONE = { available: 'normal', few_left: 'few', sold_out: 'soldOut' } as const;
+
+function tierOptions(variants: readonly Variant[]): VariantOption[] {
+  const samePrice = hasUniformPrice(variants);
+  return variants.map((v) => ({
+    id: v.id,
+    label: v.name || variantLabel(v.attributes),
+    price: samePrice ? undefined : v.price,
+    regularPrice: samePrice ? undefined : v.regularPrice,
+    note: availabilityLabel(v.availability, v.available, 'Verfügbar'),
+    tone: TONE[v.availability],
+  }));
+}
+
+function addedText(quantity: number, tier: string | null): string {
+  const tickets = quantity === 1 ? '1 Ticket' : `${quantity} Tickets`;
+  const named = tier ? `${tickets} „${tier}“` : tickets;
+  return `${named} ${quantity === 1 ? 'wurde' : 'wurden'} in den Warenkorb gelegt.`;
+}
+
+/**
+ * DESIGN "Event page": name, German date and time, venue, image, description, price, stock;
+ * DESIGN "Everything the shop sells": a variable event is booked as one of its ticket tiers.
+ */
 export function EventDetailView({ event, onAdd }: EventDetailViewProps) {
-  const [quantity, setQuantity] = useState(1);
-  const [added, setAdded] = useState<number | null>(null);
+  const choice = useOfferChoice(event);
+  const { offer, variant } = choice;
+  const [added, setAdded] = useState<{ quantity: number; tier: string | null } | null>(null);
   const date = formatLongDate(event.startsAt);
   const time = formatTime(event.startsAt);
-  const soldOut = event.availability === 'sold_out';
-  const bookable = !soldOut && !event.past;
-  const max = Math.max(1, Math.min(event.available ?? MAX_LINE_QUANTITY, MAX_LINE_QUANTITY));
+  const soldOut = offer.availability === 'sold_out';
+  const bookable = !soldOut && !event.past && (!choice.variable || variant !== undefined);
 
   return (
     <div className="container event-detail">
@@ -65,33 +94,49 @@ export function EventDetailView({ event, onAdd }: EventDetailViewProps) {
       </div>
       <aside className={styles.aside} aria-label="Tickets">
         <div className={styles.panel}>
-          <p className={styles.price}>{formatEuro(event.price)}</p>
+          <p className={styles.price}>
+            <Price price={offer.price} regularPrice={offer.regularPrice} />
+          </p>
           <p
-            className={`${styles.availability} ${soldOut ? styles.soldOut : event.availability === 'few_left' ? styles.few : ''}`}
+            className={`${styles.availability} ${soldOut ? styles.soldOut : offer.availability === 'few_left' ? styles.few : ''}`}
           >
             {event.past
               ? 'Dieses Event hat bereits stattgefunden.'
-              : availabilityLabel(event.availability, event.available)}
+              : availabilityLabel(offer.availability, offer.available)}
           </p>
           {bookable ? (
             <form
               onSubmit={(e) => {
                 e.preventDefault();
-                onAdd(quantity);
-                setAdded(quantity);
+                onAdd(choice.quantity, variant);
+                setAdded({
+                  quantity: choice.quantity,
+                  tier: variant ? variant.name || variantLabel(variant.attributes) : null,
+                });
               }}
             >
+              {choice.variable ? (
+                <VariantChoice
+                  legend={choiceLegend(event.variants)}
+                  options={tierOptions(event.variants)}
+                  value={variant?.id ?? null}
+                  onChange={(id) => {
+                    choice.choose(id);
+                    setAdded(null);
+                  }}
+                />
+              ) : null}
               <div className={styles.row}>
                 <span className={styles.label} id="qty-label">
                   Anzahl
                 </span>
                 <QuantityStepper
                   label="Anzahl Tickets"
-                  value={quantity}
+                  value={choice.quantity}
                   min={1}
-                  max={max}
+                  max={choice.max}
                   onChange={(n) => {
-                    setQuantity(n);
+                    choice.setQuantity(n);
                     setAdded(null);
                   }}
                 />
@@ -109,8 +154,7 @@ export function EventDetailView({ event, onAdd }: EventDetailViewProps) {
             {added !== null ? (
               <Alert tone="success" title="Im Warenkorb">
                 <p>
-                  {added === 1 ? '1 Ticket wurde' : `${added} Tickets wurden`} in den Warenkorb
-                  gelegt. <Link to={paths.cart}>Zum Warenkorb</Link>
+                  {addedText(added.quantity, added.tier)} <Link to={paths.cart}>Zum Warenkorb</Link>
                 </p>
               </Alert>
             ) : null}

@@ -1,0 +1,140 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { type MerchDetail, type Variant, variantLabel, variantLineName } from '@awhh/machines';
+import { paths } from '@/config/paths';
+import { choiceLegend, hasUniformPrice, useOfferChoice } from '@/lib/use-offer-choice';
+import { Button } from '@/components/ui/button';
+import { Alert, Skeleton } from '@/components/ui/feedback';
+import { Price } from '@/components/ui/price';
+import { QuantityStepper } from '@/components/ui/quantity-stepper';
+import { VariantChoice, type VariantOption } from '@/components/ui/variant-choice';
+import { stockLabel } from './availability';
+import styles from './merch-detail.module.css';
+import './merch-detail.css';
+
+export interface MerchDetailViewProps {
+  item: MerchDetail;
+  /** Puts the item into the cart (wired by the route); `variant`: the chosen size. */
+  onAdd: (quantity: number, variant?: Variant) => void;
+}
+
+const TONE = { available: 'normal', few_left: 'few', sold_out: 'soldOut' } as const;
+
+function sizeOptions(variants: readonly Variant[]): VariantOption[] {
+  const samePrice = hasUniformPrice(variants);
+  return variants.map((v) => ({
+    id: v.id,
+    label: v.name || variantLabel(v.attributes),
+    price: samePrice ? undefined : v.price,
+    regularPrice: samePrice ? undefined : v.regularPrice,
+    note: stockLabel(v.availability, v.available),
+    tone: TONE[v.availability],
+  }));
+}
+
+/** DESIGN "Everything the shop sells": a merch page, `/merch/{slug}`. */
+export function MerchDetailView({ item, onAdd }: MerchDetailViewProps) {
+  const choice = useOfferChoice(item);
+  const { offer, variant } = choice;
+  const [added, setAdded] = useState<{ quantity: number; name: string } | null>(null);
+  const soldOut = offer.availability === 'sold_out';
+  const buyable = !soldOut && (!choice.variable || variant !== undefined);
+
+  return (
+    <div className="container merch-detail">
+      <div className="merch-detail__media">
+        {item.image ? (
+          <img src={item.image.src} alt={item.image.alt ?? ''} width={1200} height={800} />
+        ) : null}
+      </div>
+      <div className="merch-detail__info">
+        <span className="merch-detail__eyebrow">Merch</span>
+        <h1>{item.name}</h1>
+        {item.shortDescription ? <p className={styles.lead}>{item.shortDescription}</p> : null}
+        <section className={styles.panel} aria-label="Kaufen">
+          <p className={styles.price}>
+            <Price price={offer.price} regularPrice={offer.regularPrice} />
+          </p>
+          <p
+            className={`${styles.availability} ${soldOut ? styles.soldOut : offer.availability === 'few_left' ? styles.few : ''}`}
+          >
+            {stockLabel(offer.availability, offer.available)}
+          </p>
+          {buyable ? (
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                onAdd(choice.quantity, variant);
+                setAdded({
+                  quantity: choice.quantity,
+                  name: variant ? variantLineName(item.name, variant.attributes) : item.name,
+                });
+              }}
+            >
+              {choice.variable ? (
+                <VariantChoice
+                  legend={choiceLegend(item.variants)}
+                  options={sizeOptions(item.variants)}
+                  value={variant?.id ?? null}
+                  onChange={(id) => {
+                    choice.choose(id);
+                    setAdded(null);
+                  }}
+                />
+              ) : null}
+              <div className={styles.row}>
+                <span className={styles.label}>Anzahl</span>
+                <QuantityStepper
+                  label={`Anzahl ${item.name}`}
+                  value={choice.quantity}
+                  min={1}
+                  max={choice.max}
+                  onChange={(n) => {
+                    choice.setQuantity(n);
+                    setAdded(null);
+                  }}
+                />
+              </div>
+              <Button type="submit" block>
+                In den Warenkorb
+              </Button>
+            </form>
+          ) : (
+            <Button block disabled>
+              Ausverkauft
+            </Button>
+          )}
+          <div aria-live="polite" className={styles.added}>
+            {added !== null ? (
+              <Alert tone="success" title="Im Warenkorb">
+                <p>
+                  {added.quantity} × {added.name} {added.quantity === 1 ? 'wurde' : 'wurden'} in den
+                  Warenkorb gelegt. <Link to={paths.cart}>Zum Warenkorb</Link>
+                </p>
+              </Alert>
+            ) : null}
+          </div>
+        </section>
+        <h2 className={styles.about}>Details</h2>
+        {/* Sanitised on the server (DESIGN: HTML sanitized). */}
+        <div className="prose" dangerouslySetInnerHTML={{ __html: item.descriptionHtml }} />
+      </div>
+    </div>
+  );
+}
+
+export function MerchDetailSkeleton() {
+  return (
+    <div className="container merch-detail">
+      <Skeleton style={{ aspectRatio: '3 / 2', width: '100%' }} />
+      <div>
+        <Skeleton height="1rem" width="5rem" style={{ marginBottom: '1rem' }} />
+        <Skeleton height="3rem" width="80%" style={{ marginBottom: '1.5rem' }} />
+        <div className={styles.panel}>
+          <Skeleton height="2.4rem" width="40%" style={{ marginBottom: '1rem' }} />
+          <Skeleton height="3rem" width="100%" />
+        </div>
+      </div>
+    </div>
+  );
+}

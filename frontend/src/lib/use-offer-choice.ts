@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import { type Availability, MAX_LINE_QUANTITY, toCents, type Variant } from '@awhh/machines';
+
+// DESIGN "Everything the shop sells": a variable product is bought only as one of its
+// variants. Shared by the event and merch pages (not loaded on `/`).
+
+export interface Saleable {
+  price: number;
+  regularPrice: number;
+  availability: Availability;
+  available: number | null;
+  variants: Variant[];
+}
+
+/** The variant chosen when the page opens: the first one that can still be bought. */
+export function firstOpenVariant<V extends Pick<Variant, 'availability'>>(
+  variants: readonly V[],
+): V | undefined {
+  return variants.find((v) => v.availability !== 'sold_out');
+}
+
+/** The radio group's legend, named after the attributes ("Ticket wählen", "Größe wählen"). */
+export function choiceLegend(variants: readonly Pick<Variant, 'attributes'>[]): string {
+  const names = [
+    ...new Set(variants.flatMap((v) => v.attributes.map((a) => a.name.trim()).filter(Boolean))),
+  ];
+  return names.length > 0 ? `${names.join(' und ')} wählen` : 'Variante wählen';
+}
+
+/** Every variant costs the same (sizes of a shirt): the options need not repeat the price. */
+export function hasUniformPrice(variants: readonly Pick<Variant, 'price' | 'regularPrice'>[]) {
+  return new Set(variants.map((v) => `${toCents(v.price)}/${toCents(v.regularPrice)}`)).size <= 1;
+}
+
+/** The quantity stepper's upper bound: what is left, never more than a line may hold. */
+export function maxQuantity(available: number | null): number {
+  return Math.max(1, Math.min(available ?? MAX_LINE_QUANTITY, MAX_LINE_QUANTITY));
+}
+
+/**
+ * The choice on an event or merch page: which variant (the first one still on offer to
+ * begin with, so the button always adds something sensible) and how many. The quantity
+ * never exceeds what the chosen variant has left.
+ */
+export function useOfferChoice(item: Saleable) {
+  const [variantId, setVariantId] = useState<number | null>(
+    () => firstOpenVariant(item.variants)?.id ?? null,
+  );
+  const [quantity, setQuantity] = useState(1);
+  const variant = item.variants.find((v) => v.id === variantId);
+  // Price and stock of what is being bought: the chosen variant, or the simple product.
+  const offer: Omit<Saleable, 'variants'> = variant ?? item;
+  const max = maxQuantity(offer.available);
+
+  const choose = (id: number) => {
+    const next = item.variants.find((v) => v.id === id);
+    if (!next || next.availability === 'sold_out') return;
+    setVariantId(id);
+    setQuantity((q) => Math.min(q, maxQuantity(next.available)));
+  };
+
+  return {
+    variable: item.variants.length > 0,
+    variant,
+    offer,
+    quantity: Math.min(quantity, max),
+    setQuantity,
+    max,
+    choose,
+  };
+}
