@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { orderSummarySchema } from '@awhh/machines';
 import { FakeWooCommerce } from '../support/fake-woocommerce.js';
-import { wooCoupon, wooEvent } from '../support/woocommerce-fixtures.js';
+import { wooCoupon, wooEvent, wooVariable } from '../support/woocommerce-fixtures.js';
 import { FakeStripe } from '../fault/support/fake-stripe.js';
 import {
   type BackendProcess,
@@ -19,6 +19,16 @@ import { openFakeShop, type FakeShop } from '../fault/support/fake-shop.js';
 
 const EVENT = { productId: 901, name: 'Testevent 901', amount: 40, quantity: 1 };
 const MERCH = { productId: 902, name: 'Testevent 902', amount: 12.5, quantity: 1 };
+/** DESIGN "Everything the shop sells": a tiered event, bought only by tier. */
+const TIERED = wooVariable(
+  903,
+  { name: 'Gestuftes Event', slug: 'gestuftes-event', attribute: 'Ticket' },
+  [
+    { id: 904, option: 'Early Bird', regular_price: '25.00', stock_quantity: 0 },
+    { id: 905, option: 'VIP', regular_price: '59.00', sale_price: '49.00', stock_quantity: 10_000 },
+  ],
+);
+const VIP = { productId: 903, variationId: 905, name: 'Gestuftes Event', amount: 49, quantity: 1 };
 
 let woo: FakeWooCommerce;
 let stripe: FakeStripe;
@@ -30,7 +40,9 @@ beforeAll(async () => {
     products: [
       wooEvent(901, { price: '40.00', regular_price: '40.00', stock_quantity: 10_000 }),
       wooEvent(902, { price: '12.50', regular_price: '12.50', stock_quantity: 10_000 }),
+      TIERED.product,
     ],
+    variations: TIERED.variations,
     coupons: [
       wooCoupon('ZEHN', { discount_type: 'percent', amount: '10' }),
       wooCoupon('FUENF', { discount_type: 'fixed_cart', amount: '5.00' }),
@@ -68,6 +80,28 @@ describe('hostile: price, quantity and coupon tampering never change what is cha
     expect(session!.unitAmounts).toEqual([4000, 1250]);
     expect(session!.quantities).toEqual([2, 1]);
     expect(session!.amountTotal).toBe(9250);
+  });
+
+  it('a tier is charged at its own (sale) price under "Event – Tier"', async () => {
+    const { status, session } = await attempt([{ ...VIP, quantity: 2 }]);
+    expect(status).toBe(201);
+    expect(session!.unitAmounts).toEqual([4900]);
+    expect(session!.amountTotal).toBe(9800);
+  });
+
+  it.each([
+    [
+      'the parent without a tier, at the lowest tier price',
+      { ...VIP, variationId: undefined, amount: 25 },
+    ],
+    ['the VIP tier at the sold-out Early Bird price', { ...VIP, amount: 25 }],
+    ['a tier of another product', { ...EVENT, variationId: 905 }],
+    ['the sold-out tier', { ...VIP, variationId: 904, amount: 25 }],
+    ['a variation id that does not exist', { ...VIP, variationId: 999_999 }],
+  ])('%s: refused, no payment session is made', async (_what, line) => {
+    const { status, created } = await attempt([line]);
+    expect([400, 409]).toContain(status);
+    expect(created).toHaveLength(0);
   });
 
   it.each([
