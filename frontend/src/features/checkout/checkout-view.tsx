@@ -25,8 +25,11 @@ export interface CheckoutViewProps {
   items: CartItem[];
   coupon: Coupon | null;
   totals: CartTotals;
-  /** 409: the server's current prices and stock, for the cart to take over. */
-  onLinesChanged: (lines: LineUpdate[]) => void;
+  /**
+   * 409: the server's current prices and stock, for the cart to take over, and what
+   * changed in words (the page keeps it when the last line was sold out and removed).
+   */
+  onLinesChanged: (lines: LineUpdate[], changes: string[]) => void;
 }
 
 function toLineUpdates(problem: ApiError | null): LineUpdate[] {
@@ -88,8 +91,9 @@ export function CheckoutView({ items, coupon, totals, onLinesChanged }: Checkout
         setChanges([]);
         return;
       }
-      setChanges(describeChanges(problem, request?.line_items ?? []));
-      onLinesChanged(lines);
+      const described = describeChanges(problem, request?.line_items ?? []);
+      setChanges(described);
+      onLinesChanged(lines, described);
     });
     return () => subscription.unsubscribe();
   }, [actor, onLinesChanged]);
