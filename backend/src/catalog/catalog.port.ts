@@ -6,6 +6,8 @@ import type { Product, VariantAttribute } from '@awhh/machines';
  */
 export interface CatalogVariation {
   id: number;
+  /** The organizer's sort order (WooCommerce `menu_order`); lower first. */
+  menuOrder?: number;
   attributes: VariantAttribute[];
   price?: number;
   regular_price?: number;

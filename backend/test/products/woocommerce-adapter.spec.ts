@@ -269,7 +269,7 @@ describe('WooCommerce catalog adapter: variable products (recorded shop)', () =>
   });
   afterEach(() => fake.stop());
 
-  it('reads the variations of every variable product, and only of those', async () => {
+  it("reads the variations of every variable product, and only of those, in the organizer's order", async () => {
     const products = await adapter().listProducts();
     const byId = new Map(products.map((p) => [p.id, p]));
     expect(fake.calls(/\/variations$/)).toBe(2);
@@ -283,16 +283,12 @@ describe('WooCommerce catalog adapter: variable products (recorded shop)', () =>
     expect(
       byId.get(42)!.variants!.map((v) => [v.id, v.attributes, v.price, v.stock_quantity]),
     ).toEqual([
-      [45, [{ name: 'Ticket', option: 'VIP' }], 49, 4],
-      [44, [{ name: 'Ticket', option: 'Regulär' }], 35, 40],
+      // The endpoint lists the newest first; the parent's options say Early Bird, Regulär, VIP.
       [43, [{ name: 'Ticket', option: 'Early Bird' }], 25, 0],
+      [44, [{ name: 'Ticket', option: 'Regulär' }], 35, 40],
+      [45, [{ name: 'Ticket', option: 'VIP' }], 49, 4],
     ]);
-    expect(
-      byId
-        .get(28)!
-        .variants!.map((v) => v.attributes[0]!.option)
-        .sort(),
-    ).toEqual(['L', 'M']);
+    expect(byId.get(28)!.variants!.map((v) => v.attributes[0]!.option)).toEqual(['M', 'L']);
     expect(byId.get(15)?.variants).toBeUndefined();
   });
 
@@ -339,8 +335,8 @@ describe('WooCommerce catalog adapter: variable products (recorded shop)', () =>
     const [product] = await adapter().listProducts();
     expect(product!.stock_quantity).toBe(12);
     expect(product!.variants!.map((v) => [v.id, v.stock_quantity, v.sharesParentStock])).toEqual([
-      [912, 12, true],
       [911, 12, true],
+      [912, 12, true],
     ]);
   });
 

@@ -156,14 +156,15 @@ export class DemoCatalogAdapter extends CatalogPort {
       on_sale: variants.some((v) => v.regularPrice !== undefined),
       stock_quantity: null,
       stock_status: inStock ? 'instock' : 'outofstock',
-      variants: variants.map((v) => this.variation(v)),
+      variants: variants.map((v, i) => this.variation(v, i)),
     };
   }
 
-  private variation(variant: DemoVariant): CatalogVariation {
+  private variation(variant: DemoVariant, menuOrder: number): CatalogVariation {
     const left = this.stock.get(variant.id) ?? null;
     return {
       id: variant.id,
+      menuOrder,
       attributes: [{ name: variant.attribute, option: variant.option }],
       price: variant.price,
       regular_price: variant.regularPrice ?? variant.price,

@@ -14,6 +14,7 @@ import {
   normalizePost,
   normalizeProduct,
   normalizeVariation,
+  sortVariations,
   withParentStock,
 } from './woocommerce.normalize.js';
 
@@ -76,18 +77,25 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
   async listProducts(): Promise<CatalogProduct[]> {
     const raw = await this.getAllPages('wc/v3/products', { status: 'publish', per_page: '100' });
     const products: CatalogProduct[] = [];
+    const rawById = new Map<number, unknown>();
     let skipped = 0;
     for (const entry of raw) {
       const product = normalizeProduct(entry);
-      if (product) products.push(product);
-      else skipped++;
+      if (product) {
+        products.push(product);
+        rawById.set(product.id, entry);
+      } else skipped++;
     }
     if (skipped > 0) this.logger.warn({ msg: 'skipped malformed products', count: skipped });
     const variable = products.filter((p) => p.type === 'variable');
     for (let i = 0; i < variable.length; i += PAGE_CONCURRENCY) {
       await Promise.all(
         variable.slice(i, i + PAGE_CONCURRENCY).map(async (product) => {
-          product.variants = withParentStock(product, await this.listVariations(product.id));
+          const variations = await this.listVariations(product.id);
+          product.variants = withParentStock(
+            product,
+            sortVariations(rawById.get(product.id), variations),
+          );
         }),
       );
     }

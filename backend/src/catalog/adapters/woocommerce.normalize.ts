@@ -154,6 +154,7 @@ export function normalizeVariation(raw: unknown): CatalogVariation | null {
       : null;
   const variation: CatalogVariation = {
     id,
+    menuOrder: parseCount(raw.menu_order) ?? 0,
     attributes: normalizeAttributes(raw.attributes),
     sale_price: sale ?? null,
     on_sale: raw.on_sale === true,
@@ -169,6 +170,39 @@ export function normalizeVariation(raw: unknown): CatalogVariation | null {
   const stockStatus = STOCK_STATUSES.find((s) => s === raw.stock_status);
   if (stockStatus) variation.stock_status = stockStatus;
   return variation;
+}
+
+/**
+ * The organizer's order: WooCommerce's `menu_order`, then the order of the options on the
+ * parent's attribute ("Early Bird, Regulär, VIP"); the variations endpoint itself lists
+ * the newest first.
+ */
+export function sortVariations(
+  parent: unknown,
+  variations: CatalogVariation[],
+): CatalogVariation[] {
+  const options = new Map<string, number>();
+  const attributes = isRecord(parent) && Array.isArray(parent.attributes) ? parent.attributes : [];
+  for (const attribute of attributes) {
+    if (!isRecord(attribute) || !Array.isArray(attribute.options)) continue;
+    attribute.options.forEach((option, index) => {
+      const key = `${decodeEntities(str(attribute.name)).trim()}|${decodeEntities(str(option)).trim()}`;
+      if (!options.has(key)) options.set(key, index);
+    });
+  }
+  const rank = (v: CatalogVariation) =>
+    v.attributes.map((a) => options.get(`${a.name}|${a.option}`) ?? Number.MAX_SAFE_INTEGER);
+  return [...variations].sort((a, b) => {
+    const byMenu = (a.menuOrder ?? 0) - (b.menuOrder ?? 0);
+    if (byMenu !== 0) return byMenu;
+    const ra = rank(a);
+    const rb = rank(b);
+    for (let i = 0; i < Math.max(ra.length, rb.length); i++) {
+      const d = (ra[i] ?? Number.MAX_SAFE_INTEGER) - (rb[i] ?? Number.MAX_SAFE_INTEGER);
+      if (d !== 0) return d;
+    }
+    return a.id - b.id;
+  });
 }
 
 /**
