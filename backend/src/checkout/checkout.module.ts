@@ -5,14 +5,19 @@ import { StoreModule } from '../store/store.module.js';
 import { CheckoutController } from './checkout.controller.js';
 import { CheckoutOptions } from './checkout.options.js';
 import { CheckoutService } from './checkout.service.js';
-import { ContactController, ContactService } from './contact/contact.controller.js';
-import { OrderEventsService } from './order-events.service.js';
+import { ContactController } from './contact/contact.controller.js';
+import { ContactService } from './contact/contact.service.js';
+import { OrderService } from './order.service.js';
+import { OutboxSignal } from './outbox.signal.js';
 import { OutboxWorker } from './outbox.worker.js';
 import { PaymentsPort } from './payments/payments.port.js';
 import { StripePaymentsAdapter } from './payments/stripe-payments.adapter.js';
 import { TestPaymentsAdapter } from './payments/test-payments.adapter.js';
+import { ReconciliationService } from './reconciliation.service.js';
 import { TestProviderController } from './test-provider.controller.js';
+import { TestProviderService } from './test-provider.service.js';
 import { WebhookController } from './webhook.controller.js';
+import { WebhookService } from './webhook.service.js';
 
 /** Stripe when STRIPE_SECRET_KEY is set (parseConfig already demanded the webhook secret). */
 export function createPaymentsAdapter(config: AppConfig): PaymentsPort {
@@ -29,16 +34,20 @@ const paymentsProvider: Provider = {
   inject: [AppConfig],
 };
 
-/** Checkout: sessions, webhook, orders, contact (DESIGN "Architecture"). */
+/** Checkout: sessions, webhook, orders and their reconciliation, contact (DESIGN "Architecture"). */
 @Module({
   imports: [CatalogModule, StoreModule],
   controllers: [CheckoutController, WebhookController, TestProviderController, ContactController],
   providers: [
     CheckoutOptions,
     paymentsProvider,
+    OutboxSignal,
+    OrderService,
     OutboxWorker,
-    OrderEventsService,
+    ReconciliationService,
+    WebhookService,
     CheckoutService,
+    TestProviderService,
     ContactService,
   ],
 })

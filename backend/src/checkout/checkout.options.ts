@@ -21,4 +21,15 @@ export class CheckoutOptions {
   outboxLeaseMs = 60_000;
   /** Recent webhook events shown on the webhook test page. */
   recentEventsLimit = 20;
+  /**
+   * DESIGN "The order's life": an order still waiting for its payment after this long is
+   * checked with the provider, webhook or not.
+   */
+  reconcileAfterMs = 10 * 60_000;
+  /** How often each process sweeps for such orders; 0 turns the sweep off. */
+  reconcileIntervalMs = 60_000;
+  /** Orders asked about per sweep, oldest first. */
+  reconcileBatch = 50;
+  /** The success page polls; the provider is asked about one open session at most this often. */
+  reconcileOnViewMs = 2_000;
 }

@@ -5,10 +5,12 @@ import {
   type CheckoutResponse,
   discountCents,
   fromCents,
+  isRefund,
   type LineProblem,
   type OrderSummary,
   type ParsedCheckoutRequest,
   toCents,
+  toSessionStatus,
   variantLineName,
 } from '@awhh/machines';
 import { apiError } from '../common/api-error.js';
@@ -18,37 +20,35 @@ import { isVariable, type CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { CatalogError } from '../catalog/catalog.errors.js';
 import { evaluateCoupon } from '../catalog/coupon-rules.js';
-import { StoreDatabase } from '../store/store.database.js';
-import {
-  enqueue,
-  findOrder,
-  HELD_UNTIL,
-  newId,
-  orderLines,
-  type OrderStatus,
-  releaseReservations,
-  reservedByKey,
-} from './checkout.repository.js';
-import { stockOf } from './capacity.js';
-import { CheckoutOptions } from './checkout.options.js';
-import { OutboxWorker } from './outbox.worker.js';
-import { paymentMethodTypes, PaymentsPort } from './payments/payments.port.js';
+import { type Order, OrderRepository } from '../store/store.port.js';
+import { shortageMessage, stockUnitOf } from './capacity.js';
+import { type DraftLine, OrderService } from './order.service.js';
+import { paymentMethodTypes, type PaymentSession, PaymentsPort } from './payments/payments.port.js';
+import { ReconciliationService } from './reconciliation.service.js';
+import { withSessionId, withSessionPlaceholder } from './session-url.js';
 
-/** A request line priced from the catalog (integer cents). */
-interface PricedLine {
-  productId: number;
-  variationId: number | null;
-  /** The stock unit the line draws from. */
-  productKey: number;
-  name: string;
-  image: string | null;
-  quantity: number;
-  unitAmount: number;
-  /** null: unlimited (WooCommerce does not manage stock for this product). */
-  stock: number | null;
+/** A request line priced from the catalog (integer cents), with the stock unit it draws from. */
+type PricedLine = DraftLine;
+
+/** The request after the checks that need no catalog. */
+interface CheckedRequest {
+  request: ParsedCheckoutRequest;
+  methodTypes: string[];
 }
 
-const SESSION_PLACEHOLDER = '{CHECKOUT_SESSION_ID}';
+interface Totals {
+  subtotal: number;
+  discount: number;
+  total: number;
+  /** `code` is the catalog's spelling (the hand-off's), `entered` the visitor's (the pages'). */
+  coupon: { code: string; entered: string } | null;
+}
+
+const CATALOG_DOWN_AT_CHECKOUT_MESSAGE =
+  'Der Ticketshop ist gerade nicht erreichbar. Dein Warenkorb bleibt gespeichert – bitte versuche es in ein paar Minuten erneut.';
+
+const PAYMENT_DOWN_MESSAGE =
+  'Die Zahlung kann gerade nicht gestartet werden. Bitte versuche es in ein paar Minuten erneut; dein Warenkorb bleibt erhalten.';
 
 @Injectable()
 export class CheckoutService {
@@ -56,157 +56,68 @@ export class CheckoutService {
   private readonly origin: string;
 
   constructor(
-    @Inject(AppConfig) private readonly config: AppConfig,
+    @Inject(AppConfig) config: AppConfig,
     @Inject(CatalogService) private readonly catalog: CatalogService,
-    @Inject(StoreDatabase) private readonly store: StoreDatabase,
     @Inject(PaymentsPort) private readonly payments: PaymentsPort,
-    @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
-    @Inject(OutboxWorker) private readonly outbox: OutboxWorker,
+    @Inject(OrderService) private readonly orderService: OrderService,
+    @Inject(OrderRepository) private readonly orders: OrderRepository,
+    @Inject(ReconciliationService) private readonly reconciliation: ReconciliationService,
   ) {
     this.origin = new URL(config.publicUrl).origin;
   }
 
   /** POST /api/checkout/session (SPEC §7; DESIGN "Checkout line items", "Capacity"). */
   async createSession(body: unknown): Promise<CheckoutResponse> {
+    const checked = this.check(body);
+    const lines = await this.price(checked.request.line_items);
+    const totals = await this.total(checked.request, lines);
+    const order = await this.reserve(checked.request, lines, totals);
+    // A free order is paid at creation: no provider, straight to the success page.
+    if (order.status !== 'open') {
+      return { id: order.id, url: withSessionId(checked.request.success_url, order.id) };
+    }
+    const session = await this.openPaymentSession(order, checked, lines, totals);
+    await this.orders.recordSession(order.id, session, Date.now());
+    return { id: session.id, url: session.url };
+  }
+
+  /**
+   * GET /api/checkout/session/:id: what the success page shows, nothing more. An open
+   * order is checked with the provider first (DESIGN "The order's life").
+   */
+  async summary(sessionId: string): Promise<OrderSummary & { refunded: boolean }> {
+    const stored = await this.orders.find({ sessionId });
+    if (!stored) throw apiError(404, 'Diese Bestellung kennen wir nicht.');
+    const order = await this.reconciliation.onView(stored);
+    const lines = await this.orders.lines(order.id);
+    let status = toSessionStatus(order.status);
+    // The provider's expiry event may still be on its way; the clock already knows.
+    if (status === 'open' && order.expiresAt <= Date.now()) status = 'expired';
+    return {
+      id: sessionId,
+      status,
+      orderNumber: order.context.catalogOrderId,
+      lines: lines.map((l) => ({ name: l.name, quantity: l.quantity, unitAmount: l.unitAmount })),
+      subtotal: order.context.subtotal,
+      discount: order.context.discount,
+      total: order.context.total,
+      currency: order.currency,
+      // DESIGN "Everything the shop sells": shown as the visitor typed it.
+      couponCode: order.couponEntered ?? order.couponCode,
+      email: order.context.email,
+      // DESIGN "Capacity": a late payment without capacity is refunded and the buyer told.
+      refunded: isRefund(order.status),
+    };
+  }
+
+  /** The body, its redirect URLs (our own origin only) and the payment method. */
+  private check(body: unknown): CheckedRequest {
     const request = parseBody(checkoutRequestSchema, body);
     this.assertOwnOrigin(request.success_url);
     this.assertOwnOrigin(request.cancel_url);
     const methodTypes = paymentMethodTypes(request.payment_method);
     if (!methodTypes) throw apiError(400, 'Diese Zahlungsart bieten wir nicht an.');
-
-    const lines = await this.price(request.line_items);
-    const subtotal = lines.reduce((sum, l) => sum + l.unitAmount * l.quantity, 0);
-    const coupon = await this.checkCoupon(request, subtotal);
-    const discount = coupon ? discountCents(subtotal, coupon) : 0;
-    // DESIGN "Deliberate deviations": the total is clamped at 0.
-    const total = Math.max(0, subtotal - discount);
-
-    const orderId = newId('ord');
-    const now = Date.now();
-    const expiresAt = now + this.options.sessionTtlMs;
-    const free = total === 0;
-    const email = request.email ?? null;
-
-    await this.store.write(async (trx) => {
-      await this.reserve(trx, orderId, lines, now, free ? HELD_UNTIL : expiresAt, async () => {
-        await trx
-          .insertInto('orders')
-          .values({
-            id: orderId,
-            // A free order has no provider session; its own id is the session id.
-            session_id: free ? orderId : null,
-            provider: free ? 'none' : this.payments.name,
-            status: free ? 'paid' : 'open',
-            email,
-            buyer_name: null,
-            coupon_code: coupon?.code ?? null,
-            coupon_entered: coupon?.entered ?? null,
-            subtotal,
-            discount,
-            total,
-            currency: 'eur',
-            payment_method: request.payment_method,
-            success_url: request.success_url,
-            cancel_url: request.cancel_url,
-            payment_url: null,
-            payment_reference: null,
-            catalog_order_id: null,
-            refund_status: null,
-            refund_reference: null,
-            created_at: now,
-            expires_at: expiresAt,
-            paid_at: free ? now : null,
-            updated_at: now,
-          })
-          .execute();
-        await trx
-          .insertInto('order_lines')
-          .values(
-            lines.map((l, position) => ({
-              order_id: orderId,
-              position,
-              product_id: l.productId,
-              variation_id: l.variationId,
-              name: l.name,
-              image: l.image,
-              quantity: l.quantity,
-              unit_amount: l.unitAmount,
-            })),
-          )
-          .execute();
-      });
-      if (free) await enqueue(trx, 'handoff', orderId, now);
-    });
-
-    if (free) {
-      this.outbox.kick();
-      return { id: orderId, url: withSessionId(request.success_url, orderId) };
-    }
-
-    let session: { id: string; url: string };
-    try {
-      session = await this.payments.createSession({
-        orderId,
-        currency: 'eur',
-        lines: lines.map((l) => ({
-          name: l.name,
-          unitAmount: l.unitAmount,
-          quantity: l.quantity,
-          image: l.image,
-        })),
-        discount: coupon && discount > 0 ? { code: coupon.entered, amountOff: discount } : null,
-        paymentMethodTypes: methodTypes,
-        email,
-        successUrl: withSessionPlaceholder(request.success_url),
-        cancelUrl: request.cancel_url,
-        expiresAt,
-      });
-    } catch (err) {
-      this.logger.error({ msg: 'payment session failed', orderId, error: String(err) });
-      await this.store.write(async (trx) => {
-        await releaseReservations(trx, orderId);
-        await trx
-          .updateTable('orders')
-          .set({ status: 'canceled', updated_at: Date.now() })
-          .where('id', '=', orderId)
-          .execute();
-      });
-      throw apiError(
-        502,
-        'Die Zahlung kann gerade nicht gestartet werden. Bitte versuche es in ein paar Minuten erneut; dein Warenkorb bleibt erhalten.',
-      );
-    }
-    await this.store.db
-      .updateTable('orders')
-      .set({ session_id: session.id, payment_url: session.url, updated_at: Date.now() })
-      .where('id', '=', orderId)
-      .execute();
-    return { id: session.id, url: session.url };
-  }
-
-  /** GET /api/checkout/session/:id: what the success page shows, nothing more. */
-  async summary(sessionId: string): Promise<OrderSummary & { refunded: boolean }> {
-    const order = await findOrder(this.store.db, { sessionId });
-    if (!order) throw apiError(404, 'Diese Bestellung kennen wir nicht.');
-    const lines = await orderLines(this.store.db, order.id);
-    let status = order.status as OrderStatus;
-    // The provider's expiry event may still be on its way; the clock already knows.
-    if (status === 'open' && order.expires_at <= Date.now()) status = 'expired';
-    return {
-      id: sessionId,
-      status,
-      orderNumber: order.catalog_order_id,
-      lines: lines.map((l) => ({ name: l.name, quantity: l.quantity, unitAmount: l.unit_amount })),
-      subtotal: order.subtotal,
-      discount: order.discount,
-      total: order.total,
-      currency: order.currency,
-      // DESIGN "Everything the shop sells": shown as the visitor typed it.
-      couponCode: order.coupon_entered ?? order.coupon_code,
-      email: order.email,
-      // DESIGN "Capacity": a late payment without capacity is refunded and the buyer told.
-      refunded: order.refund_status !== null,
-    };
+    return { request, methodTypes };
   }
 
   private assertOwnOrigin(raw: string): void {
@@ -246,6 +157,24 @@ export class CheckoutService {
     return priced;
   }
 
+  /** Subtotal, the re-checked coupon's discount and the total, in cents. */
+  private async total(
+    request: ParsedCheckoutRequest,
+    lines: readonly PricedLine[],
+  ): Promise<Totals> {
+    const subtotal = lines.reduce((sum, l) => sum + l.unitAmount * l.quantity, 0);
+    const coupon = await this.checkCoupon(request, subtotal);
+    const discount = coupon ? discountCents(subtotal, coupon) : 0;
+    // DESIGN "Deliberate deviations": the total is clamped at 0.
+    const total = Math.max(0, subtotal - discount);
+    return {
+      subtotal,
+      discount,
+      total,
+      coupon: coupon ? { code: coupon.code, entered: coupon.entered } : null,
+    };
+  }
+
   /**
    * Re-validates the coupon with the catalog's current data (WooCommerce rules). `code` is
    * the catalog's spelling (what the hand-off sends), `entered` the visitor's (what pages
@@ -261,51 +190,63 @@ export class CheckoutService {
     return { ...result.coupon, entered };
   }
 
-  /**
-   * Checks and takes capacity in the caller's write transaction: available = stock −
-   * active reservations (DESIGN "Capacity"). `insertOrder` runs between the check and
-   * the reservation rows so the rows can reference the order.
-   */
+  /** Takes the capacity and creates the order; 409 with what is left when it does not fit. */
   private async reserve(
-    trx: StoreDatabase['db'],
-    orderId: string,
+    request: ParsedCheckoutRequest,
+    lines: PricedLine[],
+    totals: Totals,
+  ): Promise<Order> {
+    const placed = await this.orderService.place({
+      totals: {
+        subtotal: totals.subtotal,
+        discount: totals.discount,
+        total: totals.total,
+        email: request.email ?? null,
+      },
+      lines,
+      couponCode: totals.coupon?.code ?? null,
+      couponEntered: totals.coupon?.entered ?? null,
+      paymentMethod: request.payment_method,
+      successUrl: request.success_url,
+      cancelUrl: request.cancel_url,
+    });
+    if ('order' in placed) return placed.order;
+    const problems = placed.shortages.map((s) => problemOf(s.line, s.available));
+    throw apiError(409, shortageMessage(problems), { lines: problems });
+  }
+
+  /** The provider's payment page; when it cannot open one, the order is canceled and its places freed. */
+  private async openPaymentSession(
+    order: Order,
+    { request, methodTypes }: CheckedRequest,
     lines: readonly PricedLine[],
-    now: number,
-    expiresAt: number,
-    insertOrder: () => Promise<void>,
-  ): Promise<void> {
-    const wanted = new Map<number, number>();
-    for (const l of lines) wanted.set(l.productKey, (wanted.get(l.productKey) ?? 0) + l.quantity);
-    const keys = [...wanted.keys()];
-    const limited = lines.filter((l) => l.stock !== null).map((l) => l.productKey);
-    await this.store.lockCapacity(trx, limited);
-    const reserved = await reservedByKey(trx, limited, now);
-
-    const problems: LineProblem[] = [];
-    const short = new Set<number>();
-    for (const line of lines) {
-      if (line.stock === null || short.has(line.productKey)) continue;
-      const available = Math.max(0, line.stock - (reserved.get(line.productKey) ?? 0));
-      if ((wanted.get(line.productKey) ?? 0) > available) {
-        short.add(line.productKey);
-        problems.push(problemOf(line, available));
-      }
-    }
-    if (problems.length > 0) throw apiError(409, shortageMessage(problems), { lines: problems });
-
-    await insertOrder();
-    await trx
-      .insertInto('reservations')
-      .values(
-        keys.map((product_key) => ({
-          order_id: orderId,
-          product_key,
-          quantity: wanted.get(product_key)!,
-          expires_at: expiresAt,
-          released: 0,
+    totals: Totals,
+  ): Promise<PaymentSession> {
+    try {
+      return await this.payments.createSession({
+        orderId: order.id,
+        currency: order.currency,
+        lines: lines.map((l) => ({
+          name: l.name,
+          unitAmount: l.unitAmount,
+          quantity: l.quantity,
+          image: l.image,
         })),
-      )
-      .execute();
+        discount:
+          totals.coupon && totals.discount > 0
+            ? { code: totals.coupon.entered, amountOff: totals.discount }
+            : null,
+        paymentMethodTypes: methodTypes,
+        email: order.context.email,
+        successUrl: withSessionPlaceholder(request.success_url),
+        cancelUrl: request.cancel_url,
+        expiresAt: order.expiresAt,
+      });
+    } catch (err) {
+      this.logger.error({ msg: 'payment session failed', orderId: order.id, error: String(err) });
+      await this.orderService.cancel(order.id);
+      throw apiError(502, PAYMENT_DOWN_MESSAGE);
+    }
   }
 }
 
@@ -322,12 +263,11 @@ function lineOf(catalog: readonly CatalogProduct[], item: CheckoutLineItem): Pri
     if (item.variationId !== undefined) throw notOffered(item.name);
     return {
       ...base,
+      ...stockUnitOf(product, null),
       variationId: null,
-      productKey: product.id,
       name: product.name,
       image: product.images[0]?.src ?? null,
       unitAmount: toCents(product.price),
-      stock: stockOf(product),
     };
   }
   if (item.variationId === undefined) {
@@ -342,12 +282,11 @@ function lineOf(catalog: readonly CatalogProduct[], item: CheckoutLineItem): Pri
   }
   return {
     ...base,
+    ...stockUnitOf(product, variation),
     variationId: variation.id,
-    productKey: variation.sharesParentStock ? product.id : variation.id,
     name: variantLineName(product.name, variation.attributes),
     image: variation.image?.src ?? product.images[0]?.src ?? null,
     unitAmount: toCents(variation.price),
-    stock: variation.sharesParentStock ? stockOf(product) : stockOf(variation),
   };
 }
 
@@ -364,39 +303,6 @@ function problemOf(line: PricedLine, available: number | null): LineProblem {
     available,
   };
 }
-
-/** "ausverkauft" / "nur noch N verfügbar" (issue #4), one sentence per line. */
-export function shortageMessage(problems: readonly LineProblem[]): string {
-  return problems
-    .map((p) =>
-      !p.available
-        ? `„${p.name}“ ist leider ausverkauft.`
-        : `Von „${p.name}“ sind nur noch ${p.available} verfügbar.`,
-    )
-    .join(' ');
-}
-
-/** Stripe fills in the session id; the success page reads it (SPEC §2 /success). */
-function withSessionPlaceholder(url: string): string {
-  if (url.includes(SESSION_PLACEHOLDER)) return url;
-  return appendQuery(url, `session_id=${SESSION_PLACEHOLDER}`);
-}
-
-function withSessionId(url: string, sessionId: string): string {
-  return withSessionPlaceholder(url).replace(SESSION_PLACEHOLDER, encodeURIComponent(sessionId));
-}
-
-function appendQuery(url: string, pair: string): string {
-  const hash = url.indexOf('#');
-  const base = hash === -1 ? url : url.slice(0, hash);
-  const fragment = hash === -1 ? '' : url.slice(hash);
-  return `${base}${base.includes('?') ? '&' : '?'}${pair}${fragment}`;
-}
-
-export { withSessionId };
-
-export const CATALOG_DOWN_AT_CHECKOUT_MESSAGE =
-  'Der Ticketshop ist gerade nicht erreichbar. Dein Warenkorb bleibt gespeichert – bitte versuche es in ein paar Minuten erneut.';
 
 /** WooCommerce down at checkout: 503 with a German message; the browser keeps the cart. */
 async function whileCatalogUp<T>(read: () => Promise<T>): Promise<T> {

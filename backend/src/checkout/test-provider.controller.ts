@@ -1,13 +1,6 @@
 import { Body, Controller, Get, Header, Inject, Param, Post, Res } from '@nestjs/common';
-import { formatCents } from '@awhh/machines';
-import { apiError } from '../common/api-error.js';
-import { StoreDatabase } from '../store/store.database.js';
-import { type BuyerField, parseBuyerForm, postedBuyerFields } from './buyer-details.js';
-import { findOrder, orderLines, type OrderLineRow, type OrderRow } from './checkout.repository.js';
-import { withSessionId } from './checkout.service.js';
-import { OrderEventsService } from './order-events.service.js';
-import { PaymentsPort } from './payments/payments.port.js';
-import { TEST_PROVIDER_PATH, TestPaymentsAdapter } from './payments/test-payments.adapter.js';
+import { STYLES } from './test-provider.page.js';
+import { type TestProviderAnswer, TestProviderService } from './test-provider.service.js';
 
 interface Reply {
   code(status: number): Reply;
@@ -16,159 +9,23 @@ interface Reply {
   send(body?: string): Reply;
 }
 
-const STYLES = `
-body{margin:0;font:16px/1.5 system-ui,sans-serif;background:#f4f4f5;color:#18181b}
-main{max-width:32rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:12px}
-.badge{display:inline-block;padding:.25rem .75rem;border-radius:999px;background:#fde047;color:#422006;font-weight:700}
-table{width:100%;border-collapse:collapse;margin:1rem 0}
-td{padding:.4rem 0;border-bottom:1px solid #e4e4e7}
-td.amount{text-align:right;white-space:nowrap}
-tr.total td{font-weight:700;border-bottom:0}
-.field{margin:0 0 1rem}
-label{display:block;font-weight:600;margin-bottom:.25rem}
-input{box-sizing:border-box;width:100%;font:inherit;padding:.6rem .75rem;border:1px solid #71717a;border-radius:8px}
-input[aria-invalid=true]{border-color:#b91c1c}
-.error{color:#b91c1c;margin:.25rem 0 0}
-.summary{border:2px solid #b91c1c;border-radius:8px;padding:.5rem 1rem;margin:1rem 0}
-.summary a{color:#b91c1c}
-.actions{display:flex;gap:.75rem;flex-wrap:wrap}
-button{font:inherit;padding:.75rem 1.25rem;border-radius:8px;border:1px solid #18181b;cursor:pointer}
-button.pay{background:#18181b;color:#fff}
-button.cancel{background:#fff;color:#18181b}
-`;
-
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-}
-
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="de">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${TEST_PROVIDER_PATH}/assets/page.css">
-</head>
-<body><main>
-<p class="badge">Testmodus</p>
-${body}
-</main></body>
-</html>`;
-}
-
-/** What the buyer typed and what is wrong with it; empty on the first visit. */
-interface BuyerForm {
-  values: Record<BuyerField, string>;
-  errors: Partial<Record<BuyerField, string>>;
-}
-
-const FIELDS: {
-  name: BuyerField;
-  label: string;
-  type: string;
-  autocomplete: string;
-  max: number;
-}[] = [
-  { name: 'email', label: 'E-Mail-Adresse', type: 'email', autocomplete: 'email', max: 254 },
-  { name: 'name', label: 'Vollständiger Name', type: 'text', autocomplete: 'name', max: 120 },
-];
-
-function field(f: (typeof FIELDS)[number], form: BuyerForm, focus: boolean): string {
-  const error = form.errors[f.name];
-  const errorId = `${f.name}-fehler`;
-  const invalid = error ? ` aria-invalid="true" aria-describedby="${errorId}"` : '';
-  return `<div class="field">
-<label for="${f.name}">${f.label}</label>
-<input id="${f.name}" name="${f.name}" type="${f.type}" autocomplete="${f.autocomplete}" required maxlength="${f.max}" value="${escapeHtml(form.values[f.name])}"${invalid}${focus ? ' autofocus' : ''}>
-${error ? `<p class="error" id="${errorId}">${escapeHtml(error)}</p>` : ''}
-</div>`;
-}
-
-function paymentPage(
-  sessionId: string,
-  order: OrderRow,
-  lines: OrderLineRow[],
-  form: BuyerForm,
-): string {
-  const rows = lines
-    .map(
-      (l) =>
-        `<tr><td>${l.quantity} × ${escapeHtml(l.name)}</td><td class="amount">${formatCents(l.unit_amount * l.quantity)}</td></tr>`,
-    )
-    .join('\n');
-  // DESIGN "Everything the shop sells": the coupon as the visitor typed it.
-  const coupon = order.coupon_entered ?? order.coupon_code ?? '';
-  const discount =
-    order.discount > 0
-      ? `<tr><td>Gutschein ${escapeHtml(coupon)}</td><td class="amount">−${formatCents(order.discount)}</td></tr>`
-      : '';
-  const action = `${TEST_PROVIDER_PATH}/${encodeURIComponent(sessionId)}`;
-  const invalid = FIELDS.filter((f) => form.errors[f.name]);
-  const summary =
-    invalid.length > 0
-      ? `<div class="summary" role="alert"><p>Bitte prüfe deine Angaben:</p><ul>${invalid
-          .map((f) => `<li><a href="#${f.name}">${escapeHtml(form.errors[f.name]!)}</a></li>`)
-          .join('')}</ul></div>`
-      : '';
-  // A plain form, no script (works under a strict Content-Security-Policy). It asks for
-  // e-mail and full name as Stripe Checkout does (DESIGN "Everything the shop sells");
-  // the browser checks them first, the server again. "Abbrechen" posts the same form to
-  // the cancel route without the browser's checks.
-  return page(
-    invalid.length > 0
-      ? 'Fehler: Testzahlung – After Work Hamburg'
-      : 'Testzahlung – After Work Hamburg',
-    `<h1>Testzahlung</h1>
-<p>Dies ist der eingebaute Testmodus. Es wird kein Geld bewegt; die Bestellung wird wie eine echte Zahlung verarbeitet.</p>
-<table>
-${rows}
-${discount}
-<tr class="total"><td>Gesamt</td><td class="amount">${formatCents(order.total)}</td></tr>
-</table>
-${summary}
-<form method="post" action="${action}/pay">
-${FIELDS.map((f) => field(f, form, f === invalid[0])).join('\n')}
-<div class="actions">
-<button class="pay" type="submit">Jetzt bezahlen</button>
-<button class="cancel" type="submit" formaction="${action}/cancel" formnovalidate>Abbrechen</button>
-</div>
-</form>`,
-  );
-}
-
-function closedPage(order: OrderRow): string {
-  const text =
-    order.status === 'paid'
-      ? 'Diese Bestellung ist bereits bezahlt.'
-      : 'Diese Zahlung ist abgelaufen oder wurde abgebrochen.';
-  return page(
-    'Testzahlung – After Work Hamburg',
-    `<h1>Testzahlung</h1><p>${text}</p><p><a href="${escapeHtml(order.cancel_url)}">Zurück zum Shop</a></p>`,
-  );
-}
-
-function sendPage(reply: Reply, status: number, html: string): void {
+function send(reply: Reply, answer: TestProviderAnswer): void {
+  if (answer.kind === 'redirect') {
+    reply.code(303).header('location', answer.location).send();
+    return;
+  }
   reply
-    .code(status)
+    .code(answer.status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('x-robots-tag', 'noindex')
-    .send(html);
+    .send(answer.html);
 }
 
 /** The test provider's hosted payment page (DESIGN "payments", embedded default). */
 @Controller('checkout/test-provider')
 export class TestProviderController {
-  constructor(
-    @Inject(PaymentsPort) private readonly payments: PaymentsPort,
-    @Inject(StoreDatabase) private readonly store: StoreDatabase,
-    @Inject(OrderEventsService) private readonly events: OrderEventsService,
-  ) {}
+  constructor(@Inject(TestProviderService) private readonly provider: TestProviderService) {}
 
   @Get('assets/page.css')
   @Header('content-type', 'text/css; charset=utf-8')
@@ -179,13 +36,7 @@ export class TestProviderController {
 
   @Get(':sessionId')
   async show(@Param('sessionId') sessionId: string, @Res() reply: Reply): Promise<void> {
-    const { order } = await this.openSession(sessionId);
-    const open = order.status === 'open' && order.expires_at > Date.now();
-    const form: BuyerForm = { values: { email: order.email ?? '', name: '' }, errors: {} };
-    const html = open
-      ? paymentPage(sessionId, order, await orderLines(this.store.db, order.id), form)
-      : closedPage(order);
-    sendPage(reply, 200, html);
+    send(reply, await this.provider.show(sessionId));
   }
 
   @Post(':sessionId/pay')
@@ -194,50 +45,11 @@ export class TestProviderController {
     @Body() body: unknown,
     @Res() reply: Reply,
   ): Promise<void> {
-    const { order, adapter } = await this.openSession(sessionId);
-    if (order.status !== 'open' || order.expires_at <= Date.now()) {
-      reply.code(303).header('location', `${TEST_PROVIDER_PATH}/${sessionId}`).send();
-      return;
-    }
-    const values = postedBuyerFields(body);
-    const result = parseBuyerForm(values);
-    if (!result.ok) {
-      // The page again, keeping what was typed, with a German message per field.
-      const lines = await orderLines(this.store.db, order.id);
-      sendPage(reply, 422, paymentPage(sessionId, order, lines, { values, errors: result.errors }));
-      return;
-    }
-    const { payload, signature } = adapter.signedEvent('checkout.session.completed', {
-      id: sessionId,
-      orderId: order.id,
-      buyer: result.buyer,
-    });
-    await this.events.deliver(payload, signature);
-    reply.code(303).header('location', withSessionId(order.success_url, sessionId)).send();
+    send(reply, await this.provider.pay(sessionId, body));
   }
 
   @Post(':sessionId/cancel')
   async cancel(@Param('sessionId') sessionId: string, @Res() reply: Reply): Promise<void> {
-    const { order, adapter } = await this.openSession(sessionId);
-    if (order.status === 'open') {
-      const { payload, signature } = adapter.signedEvent('checkout.session.expired', {
-        id: sessionId,
-        orderId: order.id,
-      });
-      await this.events.deliver(payload, signature);
-    }
-    reply.code(303).header('location', order.cancel_url).send();
-  }
-
-  private async openSession(sessionId: string) {
-    const adapter = this.payments;
-    if (!(adapter instanceof TestPaymentsAdapter)) {
-      throw apiError(404, 'Den Testmodus gibt es nur ohne Stripe-Konfiguration.');
-    }
-    const order = await findOrder(this.store.db, { sessionId });
-    if (!order || order.provider !== 'test') {
-      throw apiError(404, 'Diese Testzahlung kennen wir nicht.');
-    }
-    return { order, adapter };
+    send(reply, await this.provider.cancel(sessionId));
   }
 }

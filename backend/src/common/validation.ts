@@ -1,4 +1,3 @@
-import type { PipeTransform } from '@nestjs/common';
 import { z } from 'zod';
 import { apiError } from './api-error.js';
 
@@ -6,10 +5,10 @@ import { apiError } from './api-error.js';
 // own custom messages still take precedence over the locale's defaults.
 z.config(z.locales.de());
 
-export const MISSING_BODY_MESSAGE = 'Die Anfrage braucht einen JSON-Inhalt.';
+const MISSING_BODY_MESSAGE = 'Die Anfrage braucht einen JSON-Inhalt.';
 
 /** The first issue as one German sentence, prefixed with the field it concerns. */
-export function firstIssueMessage(error: z.ZodError): string {
+function firstIssueMessage(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Die Anfrage ist ungültig.';
   const path = issue.path.map(String).join('.');
@@ -22,13 +21,4 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   const result = schema.safeParse(body);
   if (!result.success) throw apiError(400, firstIssueMessage(result.error));
   return result.data;
-}
-
-/** `@Body(new ZodBodyPipe(schema))` for controllers that prefer a pipe. */
-export class ZodBodyPipe<S extends z.ZodType> implements PipeTransform<unknown, z.output<S>> {
-  constructor(private readonly schema: S) {}
-
-  transform(value: unknown): z.output<S> {
-    return parseBody(this.schema, value);
-  }
 }

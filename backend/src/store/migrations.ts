@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
+import { type ColumnDefinitionBuilder, type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import type { StoreKind } from './store.database.js';
 
@@ -128,6 +128,28 @@ function migrations(kind: StoreKind): Record<string, Migration> {
       async up(db: Kysely<unknown>) {
         await db.schema.alterTable('orders').addColumn('buyer_name', 'text').execute();
         await db.schema.alterTable('orders').addColumn('coupon_entered', 'text').execute();
+      },
+    },
+    // DESIGN "The order's life": the status column holds the order machine's state, which
+    // also says what `refund_status` and a set `catalog_order_id` used to add to it.
+    '2026-11-24-001-order-machine-states': {
+      async up(db: Kysely<unknown>) {
+        await sql`update orders set status = 'refunded' where refund_status = 'refunded'`.execute(
+          db,
+        );
+        await sql`update orders set status = 'refundPending' where refund_status = 'pending'`.execute(
+          db,
+        );
+        await sql`update orders set status = 'handedOff' where status = 'paid' and catalog_order_id is not null`.execute(
+          db,
+        );
+        await db.schema.alterTable('orders').dropColumn('refund_status').execute();
+        // Reconciliation looks for orders still waiting for their payment, oldest first.
+        await db.schema
+          .createIndex('orders_unsettled_idx')
+          .on('orders')
+          .columns(['status', 'created_at'])
+          .execute();
       },
     },
   };

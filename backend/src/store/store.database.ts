@@ -39,8 +39,9 @@ function openPostgresPool(url: string): pg.Pool {
 
 /**
  * The checkout store: one Kysely instance over SQLite (default) or PostgreSQL, with the
- * same queries for both. The only dialect-specific piece is how a write transaction
- * serialises capacity: BEGIN IMMEDIATE on SQLite, row locks on PostgreSQL.
+ * same queries for both (in `repositories/`). The only dialect-specific piece is how a
+ * write transaction serialises its writers: BEGIN IMMEDIATE on SQLite, row locks on
+ * PostgreSQL (the order repository takes them).
  */
 @Injectable()
 export class StoreDatabase implements OnApplicationShutdown {
@@ -95,28 +96,6 @@ export class StoreDatabase implements OnApplicationShutdown {
         throw err;
       }
     });
-  }
-
-  /**
-   * Serialises writers of the given stock units for the rest of the transaction. On
-   * SQLite the transaction already holds the database's write lock. On PostgreSQL each
-   * unit has a lock row, taken in key order so two checkouts cannot deadlock.
-   */
-  async lockCapacity(trx: StoreDb, productKeys: readonly number[]): Promise<void> {
-    if (this.kind !== 'postgres' || productKeys.length === 0) return;
-    const keys = [...new Set(productKeys)].sort((a, b) => a - b);
-    await trx
-      .insertInto('capacity_locks')
-      .values(keys.map((product_key) => ({ product_key })))
-      .onConflict((oc) => oc.column('product_key').doNothing())
-      .execute();
-    await trx
-      .selectFrom('capacity_locks')
-      .select('product_key')
-      .where('product_key', 'in', keys)
-      .orderBy('product_key')
-      .forUpdate()
-      .execute();
   }
 
   async ping(): Promise<void> {

@@ -1,7 +1,26 @@
-import { Global, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { Global, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
 import { AppConfig } from '../config/config.js';
 import { HealthIndicators } from '../health/health-indicators.js';
+import { KyselyContactRepository } from './repositories/contact.repository.js';
+import { KyselyStore } from './repositories/kysely-store.js';
+import { KyselyOrderRepository } from './repositories/order.repository.js';
+import { KyselyOutboxRepository } from './repositories/outbox.repository.js';
+import { KyselyWebhookEventRepository } from './repositories/webhook-event.repository.js';
 import { StoreDatabase } from './store.database.js';
+import {
+  ContactRepository,
+  OrderRepository,
+  OutboxRepository,
+  Store,
+  WebhookEventRepository,
+} from './store.port.js';
+
+/** A port bound to its Kysely adapter over the opened store. */
+function adapter<T>(port: abstract new (...args: never[]) => T, make: (store: StoreDatabase) => T) {
+  return { provide: port, inject: [StoreDatabase], useFactory: make } satisfies Provider;
+}
+
+const ports = [Store, OrderRepository, OutboxRepository, WebhookEventRepository, ContactRepository];
 
 /** Opens the store and migrates it before any controller serves a request. */
 @Global()
@@ -12,8 +31,13 @@ import { StoreDatabase } from './store.database.js';
       inject: [AppConfig],
       useFactory: (config: AppConfig) => StoreDatabase.open(config.database),
     },
+    adapter(Store, (store) => new KyselyStore(store)),
+    adapter(OrderRepository, (store) => new KyselyOrderRepository(store.db, store.kind)),
+    adapter(OutboxRepository, (store) => new KyselyOutboxRepository(store.db)),
+    adapter(WebhookEventRepository, (store) => new KyselyWebhookEventRepository(store.db)),
+    adapter(ContactRepository, (store) => new KyselyContactRepository(store.db)),
   ],
-  exports: [StoreDatabase],
+  exports: [StoreDatabase, ...ports],
 })
 export class StoreModule implements OnModuleInit {
   constructor(

@@ -10,6 +10,7 @@ export interface OrdersTable {
   /** Provider session id (Stripe `cs_…`, test provider `tps_…`, or the order id when free). */
   session_id: string | null;
   provider: string;
+  /** The order machine's state (`OrderStatus` in machines/). */
   status: string;
   email: string | null;
   /** Full name from the payment page, written when the payment succeeds. */
@@ -28,7 +29,6 @@ export interface OrdersTable {
   payment_url: string | null;
   payment_reference: string | null;
   catalog_order_id: string | null;
-  refund_status: string | null;
   refund_reference: string | null;
   created_at: number;
   expires_at: number;

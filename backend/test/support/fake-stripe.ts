@@ -10,16 +10,64 @@ export interface FakeStripeRequest {
   form: Record<string, string>;
 }
 
+/** A Checkout Session as Stripe keeps it: open until the buyer pays or it expires. */
+export interface FakeSessionState {
+  id: string;
+  orderId: string;
+  status: 'open' | 'complete' | 'expired';
+  paymentStatus: 'paid' | 'unpaid';
+  /** The payment intent's own status, for async methods (SEPA) that settle later. */
+  intentStatus: 'succeeded' | 'processing' | 'requires_payment_method' | null;
+  paymentIntent: string | null;
+  customer: { email: string; name: string } | null;
+}
+
 /**
  * A local stand-in for api.stripe.com: records every request the SDK sends (so tests can
- * assert the exact form parameters) and answers with minimal Stripe-shaped objects.
+ * assert the exact form parameters) and answers with minimal Stripe-shaped objects. It
+ * keeps each session's state, which a test changes (`pay`, `expire`) without a webhook,
+ * as a buyer and Stripe do while the webhook is missing.
  */
 export class FakeStripe {
   readonly requests: FakeStripeRequest[] = [];
+  readonly sessions = new Map<string, FakeSessionState>();
   /** When set, every request is answered with this HTTP status and a Stripe error body. */
   failWith: number | null = null;
   private server: Server | null = null;
   private counter = 0;
+
+  /** The buyer paid on Stripe's page; no event is delivered. */
+  pay(
+    sessionId: string,
+    customer = { email: 'gast@example.org', name: 'Karla Kundin' },
+    method: 'card' | 'sepa_debit' = 'card',
+  ): FakeSessionState {
+    const session = this.sessionState(sessionId);
+    Object.assign(session, {
+      status: 'complete',
+      paymentStatus: method === 'card' ? 'paid' : 'unpaid',
+      intentStatus: method === 'card' ? 'succeeded' : 'processing',
+      paymentIntent: `pi_fake_${sessionId}`,
+      customer,
+    });
+    return session;
+  }
+
+  /** An async payment (SEPA) that was pending failed. */
+  failPayment(sessionId: string): void {
+    this.sessionState(sessionId).intentStatus = 'requires_payment_method';
+  }
+
+  /** The session ran out unpaid. */
+  expire(sessionId: string): void {
+    this.sessionState(sessionId).status = 'expired';
+  }
+
+  private sessionState(sessionId: string): FakeSessionState {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new Error(`FakeStripe has no session ${sessionId}`);
+    return session;
+  }
 
   get apiBase(): string {
     const address = this.server?.address() as AddressInfo | null;
@@ -70,6 +118,17 @@ export class FakeStripe {
         body: { error: { type: 'api_error', message: 'fake outage' } },
       };
     }
+    const retrieve = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && retrieve) {
+      const session = this.sessions.get(decodeURIComponent(retrieve[1]!));
+      if (!session) {
+        return {
+          status: 404,
+          body: { error: { type: 'invalid_request_error', message: 'No such checkout.session' } },
+        };
+      }
+      return { status: 200, body: sessionObject(session, req.url ?? '') };
+    }
     const n = ++this.counter;
     if (req.method === 'POST' && path === '/v1/coupons') {
       return {
@@ -79,6 +138,15 @@ export class FakeStripe {
     }
     if (req.method === 'POST' && path === '/v1/checkout/sessions') {
       const id = `cs_test_fake_${n}`;
+      this.sessions.set(id, {
+        id,
+        orderId: form['metadata[order_id]'] ?? '',
+        status: 'open',
+        paymentStatus: 'unpaid',
+        intentStatus: null,
+        paymentIntent: null,
+        customer: null,
+      });
       return {
         status: 200,
         body: {
@@ -97,4 +165,25 @@ export class FakeStripe {
       body: { error: { type: 'invalid_request_error', message: `no fake for ${path}` } },
     };
   }
+}
+
+/** The session as `GET /v1/checkout/sessions/:id` answers it, `payment_intent` expanded when asked. */
+function sessionObject(session: FakeSessionState, url: string): Record<string, unknown> {
+  const expand = new URL(url, 'http://fake').searchParams.getAll('expand[0]');
+  const intent =
+    session.paymentIntent && expand.includes('payment_intent')
+      ? { id: session.paymentIntent, object: 'payment_intent', status: session.intentStatus }
+      : session.paymentIntent;
+  return {
+    id: session.id,
+    object: 'checkout.session',
+    status: session.status,
+    payment_status: session.paymentStatus,
+    client_reference_id: session.orderId,
+    metadata: { order_id: session.orderId },
+    payment_intent: intent,
+    customer_details: session.customer
+      ? { email: session.customer.email, name: session.customer.name }
+      : null,
+  };
 }

@@ -22,18 +22,36 @@ export interface PaymentSession {
   url: string;
 }
 
-/** A verified provider event, reduced to what the order pipeline needs (no personal data but the buyer's e-mail and name). */
+/**
+ * The neutral events payment adapters translate their provider's into (DESIGN "The
+ * order's life"); nothing outside `payments/` knows a provider's own event names.
+ */
+export type PaymentEventType =
+  'payment.succeeded' | 'payment.pending' | 'payment.failed' | 'session.expired';
+
+/** What a provider reports about one payment session (no personal data but the buyer's e-mail and name). */
 export interface PaymentEvent {
-  id: string;
-  type: string;
+  type: PaymentEventType;
   sessionId: string | null;
+  /** The order id the checkout gave the provider, when the event carries it. */
   orderId: string | null;
-  /** Checkout Session `payment_status`: paid, unpaid or no_payment_required. */
-  paymentStatus: string | null;
+  /** The provider's payment id; a refund needs it. */
   paymentReference: string | null;
   email: string | null;
   /** The buyer's full name as the payment page collected it (DESIGN "Everything the shop sells"). */
   name: string | null;
+}
+
+/** A verified webhook delivery. */
+export interface PaymentDelivery {
+  /** The provider's event id: deliveries are idempotent by it (DESIGN "Webhook"). */
+  id: string;
+  /** The provider's name for the event, shown on the webhook test page. */
+  label: string;
+  /** The signed test event of the webhook test page: it runs the pipeline and touches no order. */
+  test: boolean;
+  /** What the delivery means for an order; null for an event the order does not follow. */
+  event: PaymentEvent | null;
 }
 
 export class WebhookSignatureError extends Error {}
@@ -43,7 +61,13 @@ export abstract class PaymentsPort {
   abstract readonly name: 'stripe' | 'test';
   abstract createSession(request: PaymentSessionRequest): Promise<PaymentSession>;
   /** Verifies the signature over the raw bytes; throws WebhookSignatureError when forged or stale. */
-  abstract parseWebhook(rawBody: Buffer | string, signature: string): PaymentEvent;
+  abstract parseWebhook(rawBody: Buffer | string, signature: string): PaymentDelivery;
+  /**
+   * Reconciliation (DESIGN "The order's life"): the session's state as the event a webhook
+   * would have brought, or null while the buyer can still pay (or the provider does not
+   * know the session).
+   */
+  abstract retrieveSession(sessionId: string): Promise<PaymentEvent | null>;
   /** Refunds a captured payment in full; idempotent by `idempotencyKey`. */
   abstract refund(
     paymentReference: string,

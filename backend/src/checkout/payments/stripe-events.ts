@@ -1,14 +1,20 @@
 import Stripe from 'stripe';
 import { normalizeName } from '../buyer-details.js';
 import {
+  type PaymentDelivery,
   type PaymentEvent,
+  type PaymentEventType,
   WEBHOOK_TOLERANCE_SECONDS,
   WebhookSignatureError,
 } from './payments.port.js';
 
+/** The test provider's signed event for the webhook test page (DESIGN "Test pages"). */
+export const WEBHOOK_TEST_EVENT = 'awhh.webhook_test';
+
 interface SessionLike {
   id?: unknown;
   object?: unknown;
+  status?: unknown;
   payment_status?: unknown;
   client_reference_id?: unknown;
   metadata?: Record<string, unknown> | null;
@@ -20,12 +26,15 @@ interface SessionLike {
 const str = (value: unknown): string | null =>
   typeof value === 'string' && value !== '' ? value : null;
 
-/** Verifies a delivery with Stripe's scheme (both adapters share it) and reduces it to a PaymentEvent. */
+/**
+ * Verifies a delivery with Stripe's scheme (both adapters share it) and translates it into
+ * a neutral event.
+ */
 export function verifyStripeDelivery(
   rawBody: Buffer | string,
   signature: string,
   secret: string,
-): PaymentEvent {
+): PaymentDelivery {
   let event: Stripe.Event;
   try {
     event = Stripe.webhooks.constructEvent(rawBody, signature, secret, WEBHOOK_TOLERANCE_SECONDS);
@@ -33,17 +42,61 @@ export function verifyStripeDelivery(
     throw new WebhookSignatureError(err instanceof Error ? err.message : String(err));
   }
   const object = (event.data?.object ?? {}) as SessionLike;
-  const isSession = object.object === 'checkout.session';
-  const intent = object.payment_intent;
+  const type = object.object === 'checkout.session' ? deliveredType(event.type, object) : null;
   return {
     id: event.id,
-    type: event.type,
-    sessionId: isSession ? str(object.id) : null,
-    orderId: isSession ? (str(object.metadata?.order_id) ?? str(object.client_reference_id)) : null,
-    paymentStatus: isSession ? str(object.payment_status) : null,
+    label: event.type,
+    test: (event.type as string) === WEBHOOK_TEST_EVENT,
+    event: type ? neutralEvent(type, object) : null,
+  };
+}
+
+/**
+ * Stripe's Checkout Session events, neutral: a completed session is paid, or an async
+ * method (SEPA) has started and settles with one of the `async_payment_*` events.
+ */
+function deliveredType(stripeType: string, session: SessionLike): PaymentEventType | null {
+  switch (stripeType) {
+    case 'checkout.session.completed':
+      return isPaid(session) ? 'payment.succeeded' : 'payment.pending';
+    case 'checkout.session.async_payment_succeeded':
+      return 'payment.succeeded';
+    case 'checkout.session.async_payment_failed':
+      return 'payment.failed';
+    case 'checkout.session.expired':
+      return 'session.expired';
+    default:
+      return null;
+  }
+}
+
+/**
+ * A retrieved session (`payment_intent` expanded) as the event its webhook would have
+ * brought; null while it is open. A failed async payment leaves the session complete and
+ * unpaid, and its payment intent waiting for another method.
+ */
+export function retrievedSessionEvent(session: SessionLike): PaymentEvent | null {
+  if (session.status === 'expired') return neutralEvent('session.expired', session);
+  if (session.status !== 'complete') return null;
+  if (isPaid(session)) return neutralEvent('payment.succeeded', session);
+  const intentStatus = (session.payment_intent as { status?: unknown } | null)?.status;
+  const failed = intentStatus === 'requires_payment_method' || intentStatus === 'canceled';
+  return neutralEvent(failed ? 'payment.failed' : 'payment.pending', session);
+}
+
+function isPaid(session: SessionLike): boolean {
+  return session.payment_status === 'paid' || session.payment_status === 'no_payment_required';
+}
+
+function neutralEvent(type: PaymentEventType, session: SessionLike): PaymentEvent {
+  const intent = session.payment_intent;
+  return {
+    type,
+    sessionId: str(session.id),
+    orderId: str(session.metadata?.order_id) ?? str(session.client_reference_id),
     paymentReference: str(intent) ?? str((intent as { id?: unknown } | null)?.id),
-    email: str(object.customer_details?.email) ?? str(object.customer_email),
-    name: buyerName(object.customer_details),
+    email: str(session.customer_details?.email) ?? str(session.customer_email),
+    name: buyerName(session.customer_details),
   };
 }
 

@@ -1,15 +1,22 @@
 import Stripe from 'stripe';
 import type { StripeConfig } from '../../config/config.js';
 import {
+  type PaymentDelivery,
   type PaymentEvent,
   type PaymentSession,
   type PaymentSessionRequest,
   PaymentsPort,
 } from './payments.port.js';
-import { verifyStripeDelivery } from './stripe-events.js';
+import { retrievedSessionEvent, verifyStripeDelivery } from './stripe-events.js';
 
 /** Stripe limits a coupon's name to 40 characters. */
 const COUPON_NAME_MAX = 40;
+
+/**
+ * Reconciliation asks while the buyer waits on the success page; it only checks, and the
+ * next poll or sweep asks again, so it waits less than a payment call.
+ */
+const RETRIEVE_OPTIONS: Stripe.RequestOptions = { timeout: 5_000, maxNetworkRetries: 1 };
 
 /** Stripe Checkout (DESIGN "payments" production adapter). */
 export class StripePaymentsAdapter extends PaymentsPort {
@@ -86,8 +93,17 @@ export class StripePaymentsAdapter extends PaymentsPort {
     return { id: session.id, url: session.url };
   }
 
-  parseWebhook(rawBody: Buffer | string, signature: string): PaymentEvent {
+  parseWebhook(rawBody: Buffer | string, signature: string): PaymentDelivery {
     return verifyStripeDelivery(rawBody, signature, this.config.webhookSecret);
+  }
+
+  async retrieveSession(sessionId: string): Promise<PaymentEvent | null> {
+    const session = await this.stripe.checkout.sessions.retrieve(
+      sessionId,
+      { expand: ['payment_intent'] },
+      RETRIEVE_OPTIONS,
+    );
+    return retrievedSessionEvent(session);
   }
 
   async refund(paymentReference: string, amount: number, idempotencyKey: string) {

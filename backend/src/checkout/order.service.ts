@@ -1,0 +1,419 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  initialOrder,
+  isRefund,
+  type OrderEffect,
+  type OrderEvent,
+  type OrderInput,
+  type OrderTransition,
+  toSessionStatus,
+  transitionOrder,
+} from '@awhh/machines';
+import { CatalogService } from '../catalog/catalog.service.js';
+import { AppConfig } from '../config/config.js';
+import {
+  type Order,
+  type OrderLine,
+  type OutboxJob,
+  Store,
+  type StoreTransaction,
+} from '../store/store.port.js';
+import { type CapacityLine, fitsAgain, shortagesOf, stockUnitOf, wantedByKey } from './capacity.js';
+import { CheckoutOptions } from './checkout.options.js';
+import { newId } from './ids.js';
+import { OutboxSignal } from './outbox.signal.js';
+import { type PaymentDelivery, type PaymentEvent, PaymentsPort } from './payments/payments.port.js';
+
+/**
+ * A reservation that must not lapse on its own: a paid order not yet in the catalog's
+ * stock, or an async payment (SEPA) still on its way. Year 9999 in epoch ms.
+ */
+export const HELD_UNTIL = 253_402_300_799_000;
+
+/** After the hand-off the catalog's stock counts the order; until every process's cache has seen that, the reservation stays. */
+const CACHE_SETTLE_MS = 5_000;
+
+/** What an event did; shown on the webhook test page (no personal data). */
+export type EventOutcome =
+  | 'paid'
+  | 'processing'
+  | 'expired'
+  | 'canceled'
+  | 'refund_pending'
+  | 'unchanged'
+  | 'unknown_order'
+  | 'ignored'
+  | 'test'
+  | 'duplicate';
+
+/** An order as the checkout priced it, before it has an id. */
+export interface OrderDraft<L extends DraftLine = DraftLine> {
+  totals: OrderInput;
+  lines: readonly L[];
+  couponCode: string | null;
+  couponEntered: string | null;
+  paymentMethod: string;
+  successUrl: string;
+  cancelUrl: string;
+}
+
+export type DraftLine = OrderLine & CapacityLine;
+
+export type PlaceResult<L extends DraftLine> =
+  { order: Order } | { shortages: { line: L; available: number }[] };
+
+/** Stock per stock unit (null = unlimited), read from the catalog for a late payment. */
+type StockLookup = ReadonlyMap<number, number | null>;
+
+/**
+ * Thrown inside a transaction when a late payment needs the catalog's stock. No network
+ * call may run while the store's write lock is held, so the stock is read outside and
+ * the transaction runs again (see `withStock`).
+ */
+class StockNeeded extends Error {
+  constructor(readonly lines: OrderLine[]) {
+    super('a late payment needs the catalog stock');
+  }
+}
+
+interface Applied {
+  outcome: EventOutcome;
+  order?: Order;
+  transition?: OrderTransition;
+}
+
+/**
+ * The order's life (DESIGN "The order's life"): every change loads the order, sends the
+ * order machine one event with the facts its guards read, saves the result and runs the
+ * effects it lists, all in one transaction. States only move forward, so a duplicate or
+ * late event changes nothing, whichever way it arrives: a webhook, reconciliation or the
+ * outbox.
+ */
+@Injectable()
+export class OrderService {
+  private readonly logger = new Logger('Orders');
+
+  constructor(
+    @Inject(Store) private readonly store: Store,
+    @Inject(PaymentsPort) private readonly payments: PaymentsPort,
+    @Inject(CatalogService) private readonly catalog: CatalogService,
+    @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
+    @Inject(AppConfig) private readonly config: AppConfig,
+    @Inject(OutboxSignal) private readonly outbox: OutboxSignal,
+  ) {}
+
+  /**
+   * Creates the order with its reservations under the capacity lock (DESIGN "Capacity":
+   * concurrent checkouts never oversell), or tells which lines do not fit. A free order
+   * is paid at creation.
+   */
+  async place<L extends DraftLine>(draft: OrderDraft<L>): Promise<PlaceResult<L>> {
+    const now = Date.now();
+    const initial = initialOrder(draft.totals);
+    const id = newId('ord');
+    const waitsForPayment = initial.status === 'open';
+    const order: Order = {
+      id,
+      // A free order has no provider session; its own id is the session id.
+      sessionId: waitsForPayment ? null : id,
+      provider: waitsForPayment ? this.payments.name : 'none',
+      status: initial.status,
+      context: initial.context,
+      couponCode: draft.couponCode,
+      couponEntered: draft.couponEntered,
+      currency: 'eur',
+      paymentMethod: draft.paymentMethod,
+      successUrl: draft.successUrl,
+      cancelUrl: draft.cancelUrl,
+      createdAt: now,
+      expiresAt: now + this.options.sessionTtlMs,
+      paidAt: waitsForPayment ? null : now,
+    };
+    const limited = draft.lines.filter((l) => l.stock !== null).map((l) => l.productKey);
+    const result = await this.store.write(async (tx): Promise<PlaceResult<L>> => {
+      await tx.orders.lockCapacity(limited);
+      const shortages = shortagesOf(draft.lines, await tx.orders.reservedByKey(limited, now));
+      if (shortages.length > 0) return { shortages };
+      await tx.orders.create({
+        order,
+        lines: draft.lines.map(orderLine),
+        reservations: wantedByKey(draft.lines),
+        reservedUntil: order.expiresAt,
+      });
+      await this.runEffects(tx, id, initial.effects, now);
+      return { order };
+    });
+    if ('order' in result) this.afterCommit(initial.effects);
+    return result;
+  }
+
+  /** The server gives up on an order, e.g. when the provider refused to open its session. */
+  async cancel(orderId: string): Promise<Order | undefined> {
+    const now = Date.now();
+    const applied = await this.store.write(async (tx) => {
+      const order = await tx.orders.lock({ id: orderId });
+      if (!order) return undefined;
+      const next = transitionOrder(order.status, order.context, { type: 'order.cancel' });
+      return { order: await this.commit(tx, order, next, now), next };
+    });
+    this.afterCommit(applied?.next.effects ?? []);
+    return applied?.order;
+  }
+
+  /** A verified webhook delivery, recorded by id for good and applied in the same transaction (DESIGN "Webhook"). */
+  async receive(delivery: PaymentDelivery): Promise<EventOutcome> {
+    const now = Date.now();
+    const applied = await this.withStock((stock) =>
+      this.store.write(async (tx): Promise<Applied> => {
+        const recorded = await tx.webhookEvents.record(
+          { id: delivery.id, type: delivery.label },
+          now,
+        );
+        if (!recorded) return { outcome: 'duplicate' };
+        const applied: Applied = delivery.test
+          ? { outcome: 'test' }
+          : delivery.event
+            ? await this.applyPayment(tx, delivery.event, now, stock)
+            : { outcome: 'ignored' };
+        await tx.webhookEvents.setOutcome(delivery.id, applied.outcome);
+        return applied;
+      }),
+    );
+    this.afterCommit(applied.transition?.effects ?? []);
+    this.logger.log({
+      msg: 'payment event',
+      id: delivery.id,
+      type: delivery.label,
+      outcome: applied.outcome,
+    });
+    return applied.outcome;
+  }
+
+  /**
+   * Reconciliation (DESIGN "The order's life"): asks the provider about an order still
+   * waiting for its payment and applies the answer as its webhook would have been, so a
+   * missing or misconfigured webhook loses no paid order. Returns the order as it is now.
+   */
+  async reconcile(order: Order): Promise<Order> {
+    if (!order.sessionId) {
+      // The provider never opened a session, so no buyer saw a payment page: once the
+      // reservation has run out, the order is given up.
+      if (order.expiresAt > Date.now()) return order;
+      return (await this.cancel(order.id)) ?? order;
+    }
+    const event = await this.payments.retrieveSession(order.sessionId);
+    if (!event) return order;
+    const now = Date.now();
+    const applied = await this.withStock((stock) =>
+      this.store.write((tx) =>
+        this.applyPayment(
+          tx,
+          { ...event, orderId: order.id, sessionId: order.sessionId },
+          now,
+          stock,
+        ),
+      ),
+    );
+    this.afterCommit(applied.transition?.effects ?? []);
+    if (applied.transition?.changed) {
+      this.logger.log({
+        msg: 'order reconciled with the provider',
+        orderId: order.id,
+        outcome: applied.outcome,
+      });
+    }
+    return applied.order ?? order;
+  }
+
+  /** The outbox delivered the order to the catalog: handed off, exactly once. */
+  async recordHandOff(job: OutboxJob, catalogOrderId: string): Promise<void> {
+    await this.finishJob(job, { type: 'handoff.succeeded', catalogOrderId });
+  }
+
+  /** The outbox refunded a late payment that found no capacity. */
+  async recordRefund(job: OutboxJob, refundReference: string): Promise<void> {
+    await this.finishJob(job, { type: 'refund.succeeded', refundReference });
+  }
+
+  private async finishJob(job: OutboxJob, event: OrderEvent): Promise<void> {
+    const now = Date.now();
+    await this.store.write(async (tx) => {
+      const order = await tx.orders.lock({ id: job.orderId });
+      if (!order) throw new Error(`order ${job.orderId} not found`);
+      // A repeated job (its lease ran out mid-way) finds the order moved on: unchanged.
+      await this.commit(tx, order, transitionOrder(order.status, order.context, event), now);
+      await tx.outbox.complete(job.id, now);
+    });
+  }
+
+  /** Loads the order once, locked, and sends it the neutral event with the facts it needs. */
+  private async applyPayment(
+    tx: StoreTransaction,
+    event: PaymentEvent,
+    now: number,
+    stock: StockLookup | null,
+  ): Promise<Applied> {
+    const found = await tx.orders.lock({ id: event.orderId, sessionId: event.sessionId });
+    if (!found) return { outcome: 'unknown_order' };
+    // The webhook may arrive before the checkout recorded the provider's session.
+    const order = { ...found, sessionId: found.sessionId ?? event.sessionId };
+    const next = await this.paymentTransition(tx, order, event, now, stock);
+    const saved = await this.commit(tx, order, next, now);
+    return { outcome: outcomeOf(next), order: saved, transition: next };
+  }
+
+  private async paymentTransition(
+    tx: StoreTransaction,
+    order: Order,
+    event: PaymentEvent,
+    now: number,
+    stock: StockLookup | null,
+  ): Promise<OrderTransition> {
+    const buyer = { email: event.email, name: event.name };
+    if (event.type === 'payment.pending') {
+      return transitionOrder(order.status, order.context, { type: 'payment.pending', ...buyer });
+    }
+    if (event.type !== 'payment.succeeded') {
+      return transitionOrder(order.status, order.context, { type: event.type });
+    }
+    const paid = {
+      type: 'payment.succeeded',
+      reservationHeld: await tx.orders.isReservationHeld(order.id, now),
+      capacityRemains: true,
+      paymentReference: event.paymentReference,
+      ...buyer,
+    } as const;
+    const next = transitionOrder(order.status, order.context, paid);
+    // The machine reads capacityRemains only on its way to a late payment; the catalog's
+    // stock is asked for only then.
+    if (next.status !== 'latePaymentAccepted') return next;
+    if (await this.capacityRemains(tx, order.id, now, stock)) return next;
+    return transitionOrder(order.status, order.context, { ...paid, capacityRemains: false });
+  }
+
+  /** DESIGN "Capacity": whether a lapsed order's units fit into what others have not reserved meanwhile. */
+  private async capacityRemains(
+    tx: StoreTransaction,
+    orderId: string,
+    now: number,
+    stock: StockLookup | null,
+  ): Promise<boolean> {
+    if (!stock) throw new StockNeeded(await tx.orders.lines(orderId));
+    const own = await tx.orders.reservations(orderId);
+    const keys = own.map((r) => r.productKey);
+    await tx.orders.lockCapacity(keys);
+    return fitsAgain(own, stock, await tx.orders.reservedByKey(keys, now, orderId));
+  }
+
+  /**
+   * Runs `work` without the catalog's stock; when a late payment turns out to need it,
+   * reads it (outside any transaction) and runs `work` once more. Without the stock the
+   * question cannot be answered: the error fails the delivery, so the provider (or the
+   * next reconciliation) tries again later.
+   */
+  private async withStock<T>(work: (stock: StockLookup | null) => Promise<T>): Promise<T> {
+    try {
+      return await work(null);
+    } catch (err) {
+      if (!(err instanceof StockNeeded)) throw err;
+      return work(await this.stockOf(err.lines));
+    }
+  }
+
+  private async stockOf(lines: readonly OrderLine[]): Promise<StockLookup> {
+    const products = await this.catalog.currentProducts();
+    const stock = new Map<number, number | null>();
+    for (const line of lines) {
+      const product = products.find((p) => p.id === line.productId);
+      // A product no longer on offer has no capacity: its key stays unknown.
+      if (!product) continue;
+      const variation =
+        line.variationId === null ? null : product.variants?.find((v) => v.id === line.variationId);
+      if (line.variationId !== null && !variation) continue;
+      const unit = stockUnitOf(product, variation);
+      stock.set(unit.productKey, unit.stock);
+    }
+    return stock;
+  }
+
+  /** Saves a transition's result and runs its effects; an ignored event writes nothing. */
+  private async commit(
+    tx: StoreTransaction,
+    order: Order,
+    next: OrderTransition,
+    now: number,
+  ): Promise<Order> {
+    if (!next.changed) return order;
+    const saved: Order = {
+      ...order,
+      status: next.status,
+      context: next.context,
+      paidAt: order.paidAt ?? (toSessionStatus(next.status) === 'paid' ? now : null),
+    };
+    await tx.orders.save(saved, now);
+    await this.runEffects(tx, order.id, next.effects, now);
+    return saved;
+  }
+
+  private async runEffects(
+    tx: StoreTransaction,
+    orderId: string,
+    effects: readonly OrderEffect[],
+    now: number,
+  ): Promise<void> {
+    for (const effect of effects) {
+      switch (effect) {
+        case 'reservation.hold':
+          await tx.orders.holdReservations(orderId, HELD_UNTIL);
+          break;
+        case 'reservation.release':
+          await tx.orders.releaseReservations(orderId);
+          break;
+        case 'reservation.settle':
+          // The catalog's stock now carries the order; the reservation only has to
+          // outlive the catalog caches (CATALOG_TTL_SECONDS) of every process.
+          await tx.orders.holdReservations(
+            orderId,
+            now + this.config.catalogTtlSeconds * 1000 + CACHE_SETTLE_MS,
+          );
+          break;
+        case 'tickets.issue':
+          // DESIGN "Tickets and the door": no ticket store exists yet; the catalog's order
+          // from the hand-off is the buyer's record.
+          break;
+        case 'handoff.enqueue':
+          await tx.outbox.enqueue('handoff', orderId, now);
+          break;
+        case 'refund.request':
+          await tx.outbox.enqueue('refund', orderId, now);
+          break;
+      }
+    }
+  }
+
+  /** After the commit: a job the outbox should run now rather than at its next poll. */
+  private afterCommit(effects: readonly OrderEffect[]): void {
+    if (effects.includes('handoff.enqueue') || effects.includes('refund.request')) {
+      this.outbox.wake();
+    }
+  }
+}
+
+function orderLine(line: DraftLine): OrderLine {
+  return {
+    productId: line.productId,
+    variationId: line.variationId,
+    name: line.name,
+    image: line.image,
+    quantity: line.quantity,
+    unitAmount: line.unitAmount,
+  };
+}
+
+/** The webhook page's word for a transition: the state reached, as the API names it. */
+function outcomeOf(next: OrderTransition): EventOutcome {
+  if (!next.changed) return 'unchanged';
+  if (isRefund(next.status)) return 'refund_pending';
+  const status = toSessionStatus(next.status);
+  return status === 'open' ? 'unchanged' : status;
+}

@@ -1,0 +1,22 @@
+import type { StoreDatabase } from '../store.database.js';
+import { Store, type StoreTransaction } from '../store.port.js';
+import { KyselyOrderRepository } from './order.repository.js';
+import { KyselyOutboxRepository } from './outbox.repository.js';
+import { KyselyWebhookEventRepository } from './webhook-event.repository.js';
+
+/** Write transactions over the store's database, with every repository bound to them. */
+export class KyselyStore extends Store {
+  constructor(private readonly database: StoreDatabase) {
+    super();
+  }
+
+  write<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    return this.database.write((trx) =>
+      work({
+        orders: new KyselyOrderRepository(trx, this.database.kind),
+        outbox: new KyselyOutboxRepository(trx),
+        webhookEvents: new KyselyWebhookEventRepository(trx),
+      }),
+    );
+  }
+}

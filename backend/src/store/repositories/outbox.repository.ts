@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import type { StoreDb } from '../store.database.js';
+import { type OutboxJob, type OutboxKind, OutboxRepository } from '../store.port.js';
+
+/** How many due jobs one lease attempt looks at; another process may win any of them. */
+const LEASE_CANDIDATES = 5;
+
+export class KyselyOutboxRepository extends OutboxRepository {
+  constructor(private readonly db: StoreDb) {
+    super();
+  }
+
+  async enqueue(kind: OutboxKind, orderId: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('outbox')
+      .values({ kind, order_id: orderId, attempts: 0, next_attempt_at: now, created_at: now })
+      .onConflict((oc) => oc.columns(['kind', 'order_id']).doNothing())
+      .execute();
+  }
+
+  /** A conditional update decides between competing processes. */
+  async lease(owner: string, now: number, leaseMs: number): Promise<OutboxJob | undefined> {
+    const due = await this.db
+      .selectFrom('outbox')
+      .select('id')
+      .where('done_at', 'is', null)
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .orderBy('next_attempt_at')
+      .limit(LEASE_CANDIDATES)
+      .execute();
+    for (const { id } of due) {
+      const claimed = await this.db
+        .updateTable('outbox')
+        .set({
+          lease_owner: owner,
+          lease_until: now + leaseMs,
+          attempts: sql<number>`attempts + 1`,
+        })
+        .where('id', '=', id)
+        .where('done_at', 'is', null)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .returning(['id', 'kind', 'order_id', 'attempts'])
+        .executeTakeFirst();
+      if (claimed) {
+        return {
+          id: claimed.id,
+          kind: claimed.kind as OutboxKind,
+          orderId: claimed.order_id,
+          attempts: claimed.attempts,
+        };
+      }
+    }
+    return undefined;
+  }
+
+  async complete(jobId: number, now: number): Promise<void> {
+    await this.db
+      .updateTable('outbox')
+      .set({ done_at: now, lease_owner: null, lease_until: null, last_error: null })
+      .where('id', '=', jobId)
+      .execute();
+  }
+
+  async retry(jobId: number, owner: string, nextAttemptAt: number, error: string): Promise<void> {
+    await this.db
+      .updateTable('outbox')
+      .set({
+        next_attempt_at: nextAttemptAt,
+        lease_owner: null,
+        lease_until: null,
+        last_error: error.slice(0, 500),
+      })
+      .where('id', '=', jobId)
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+}

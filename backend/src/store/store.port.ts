@@ -1,0 +1,161 @@
+import type { OrderContext, OrderStatus } from '@awhh/machines';
+
+/**
+ * The store port (DESIGN "Ports and adapters": orders, reservations, webhook events,
+ * contact messages). Services depend on these abstract classes only; `repositories/`
+ * holds the Kysely adapters over SQLite or PostgreSQL, the only place with SQL besides
+ * the migrations.
+ */
+
+/** An order as the order machine sees it (`status` + `context`) with what the checkout recorded beside. */
+export interface Order {
+  id: string;
+  /** The provider's session id; the order's own id when free; null until the provider opened one. */
+  sessionId: string | null;
+  /** `stripe`, `test`, or `none` for an order paid at creation. */
+  provider: string;
+  status: OrderStatus;
+  context: OrderContext;
+  /** The catalog's spelling of the coupon; the hand-off sends this one. */
+  couponCode: string | null;
+  /** The coupon as the visitor typed it; pages show this one (DESIGN "Everything the shop sells"). */
+  couponEntered: string | null;
+  currency: string;
+  paymentMethod: string;
+  successUrl: string;
+  cancelUrl: string;
+  createdAt: number;
+  /** When the payment session and its reservation end (DESIGN "Capacity"). */
+  expiresAt: number;
+  paidAt: number | null;
+}
+
+export interface OrderLine {
+  productId: number;
+  variationId: number | null;
+  name: string;
+  image: string | null;
+  quantity: number;
+  /** Integer cents. */
+  unitAmount: number;
+}
+
+/** Units of one stock unit (the variation id when it has its own stock, else the product id). */
+export interface Reservation {
+  productKey: number;
+  quantity: number;
+}
+
+export interface NewOrder {
+  order: Order;
+  lines: readonly OrderLine[];
+  reservations: readonly Reservation[];
+  /** Epoch ms until which the reservations count. */
+  reservedUntil: number;
+}
+
+/** Either lookup finds the order; the id wins when both are given. */
+export interface OrderKey {
+  id?: string | null;
+  sessionId?: string | null;
+}
+
+/** The order with its lines and reservations: its share of the capacity (DESIGN "Capacity"). */
+export abstract class OrderRepository {
+  /**
+   * Serialises writers of these stock units until the transaction ends, so a capacity
+   * check and the reservation it allows cannot interleave with another's.
+   */
+  abstract lockCapacity(productKeys: readonly number[]): Promise<void>;
+  /** Units per stock unit held by active reservations, optionally not counting one order's own. */
+  abstract reservedByKey(
+    productKeys: readonly number[],
+    now: number,
+    exceptOrderId?: string,
+  ): Promise<Map<number, number>>;
+  /** Inserts the order, its lines and its reservations. */
+  abstract create(order: NewOrder): Promise<void>;
+  abstract find(key: OrderKey): Promise<Order | undefined>;
+  /** As `find`, and holds the row against concurrent transitions until the transaction ends. */
+  abstract lock(key: OrderKey): Promise<Order | undefined>;
+  abstract lines(orderId: string): Promise<OrderLine[]>;
+  /** The payment session the provider opened for the order. */
+  abstract recordSession(
+    orderId: string,
+    session: { id: string; url: string },
+    now: number,
+  ): Promise<void>;
+  /** Writes a transition's result: status, context, session id and payment time. */
+  abstract save(order: Order, now: number): Promise<void>;
+  abstract reservations(orderId: string): Promise<Reservation[]>;
+  /** Whether every reservation of the order still counts (neither released nor lapsed). */
+  abstract isReservationHeld(orderId: string, now: number): Promise<boolean>;
+  /** The order's reservations count (again) until `until`. */
+  abstract holdReservations(orderId: string, until: number): Promise<void>;
+  abstract releaseReservations(orderId: string): Promise<void>;
+  /** Orders of this provider still waiting for their payment's outcome, oldest first. */
+  abstract findUnsettled(query: {
+    provider: string;
+    createdBefore: number;
+    limit: number;
+  }): Promise<Order[]>;
+}
+
+export type OutboxKind = 'handoff' | 'refund';
+
+export interface OutboxJob {
+  id: number;
+  kind: OutboxKind;
+  orderId: string;
+  /** Including the current one. */
+  attempts: number;
+}
+
+/** Work that must survive a restart: hand-offs to the catalog and refunds (DESIGN "Webhook"). */
+export abstract class OutboxRepository {
+  /** Idempotent: one job per kind and order, however often the triggering event arrives. */
+  abstract enqueue(kind: OutboxKind, orderId: string, now: number): Promise<void>;
+  /** Takes one due job for `owner` until `now + leaseMs`; another process's lapsed lease is taken over. */
+  abstract lease(owner: string, now: number, leaseMs: number): Promise<OutboxJob | undefined>;
+  abstract complete(jobId: number, now: number): Promise<void>;
+  /** Gives the job back, due again at `nextAttemptAt`, if `owner` still holds it. */
+  abstract retry(jobId: number, owner: string, nextAttemptAt: number, error: string): Promise<void>;
+}
+
+export interface RecordedEvent {
+  type: string;
+  receivedAt: number;
+  outcome: string;
+}
+
+/** Provider events by id, kept for good: the provider retries for days (DESIGN "Webhook"). */
+export abstract class WebhookEventRepository {
+  /** False when an event with this id was recorded before. */
+  abstract record(event: { id: string; type: string }, now: number): Promise<boolean>;
+  abstract setOutcome(id: string, outcome: string): Promise<void>;
+  /** Newest first. */
+  abstract recent(limit: number): Promise<RecordedEvent[]>;
+}
+
+export abstract class ContactRepository {
+  abstract add(
+    message: { name: string; email: string; message: string },
+    now: number,
+  ): Promise<void>;
+}
+
+/** The repositories bound to one write transaction. */
+export interface StoreTransaction {
+  orders: OrderRepository;
+  outbox: OutboxRepository;
+  webhookEvents: WebhookEventRepository;
+}
+
+export abstract class Store {
+  /**
+   * Runs `work` in one transaction that holds the write lock from its first statement,
+   * so a read-then-write (capacity check, state transition) cannot interleave with
+   * another; everything `work` wrote is undone when it throws.
+   */
+  abstract write<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+}

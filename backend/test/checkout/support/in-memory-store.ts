@@ -1,0 +1,284 @@
+import {
+  ContactRepository,
+  type NewOrder,
+  type Order,
+  type OrderKey,
+  type OrderLine,
+  OrderRepository,
+  type OutboxJob,
+  type OutboxKind,
+  OutboxRepository,
+  type RecordedEvent,
+  type Reservation,
+  Store,
+  type StoreTransaction,
+  WebhookEventRepository,
+} from '../../../src/store/store.port.js';
+
+export interface StoredReservation extends Reservation {
+  orderId: string;
+  expiresAt: number;
+  released: boolean;
+}
+
+export interface StoredJob extends OutboxJob {
+  nextAttemptAt: number;
+  leaseOwner: string | null;
+  leaseUntil: number | null;
+  doneAt: number | null;
+  lastError: string | null;
+}
+
+/** Everything the store holds, as plain data a test can read and arrange. */
+export class StoreData {
+  orders = new Map<string, Order>();
+  lines = new Map<string, OrderLine[]>();
+  reservations: StoredReservation[] = [];
+  outbox: StoredJob[] = [];
+  webhookEvents = new Map<string, RecordedEvent>();
+  contacts: { name: string; email: string; message: string; createdAt: number }[] = [];
+  /** Stock units whose capacity lock was taken, in order. */
+  capacityLocks: number[][] = [];
+
+  snapshot(): StoreData {
+    return structuredClone(this);
+  }
+
+  restore(from: StoreData): void {
+    Object.assign(this, from);
+  }
+}
+
+export class InMemoryOrderRepository extends OrderRepository {
+  constructor(private readonly data: StoreData) {
+    super();
+  }
+
+  async lockCapacity(productKeys: readonly number[]): Promise<void> {
+    this.data.capacityLocks.push([...productKeys]);
+  }
+
+  async reservedByKey(
+    productKeys: readonly number[],
+    now: number,
+    exceptOrderId?: string,
+  ): Promise<Map<number, number>> {
+    const reserved = new Map<number, number>();
+    for (const r of this.data.reservations) {
+      if (!productKeys.includes(r.productKey) || r.released || r.expiresAt <= now) continue;
+      if (r.orderId === exceptOrderId) continue;
+      reserved.set(r.productKey, (reserved.get(r.productKey) ?? 0) + r.quantity);
+    }
+    return reserved;
+  }
+
+  async create({ order, lines, reservations, reservedUntil }: NewOrder): Promise<void> {
+    if (this.data.orders.has(order.id)) throw new Error(`duplicate order ${order.id}`);
+    this.data.orders.set(order.id, structuredClone(order));
+    this.data.lines.set(order.id, structuredClone([...lines]));
+    for (const r of reservations) {
+      this.data.reservations.push({
+        ...r,
+        orderId: order.id,
+        expiresAt: reservedUntil,
+        released: false,
+      });
+    }
+  }
+
+  async find(key: OrderKey): Promise<Order | undefined> {
+    const byId = key.id ? this.data.orders.get(key.id) : undefined;
+    const found =
+      byId ??
+      (key.sessionId
+        ? [...this.data.orders.values()].find((o) => o.sessionId === key.sessionId)
+        : undefined);
+    return found ? structuredClone(found) : undefined;
+  }
+
+  lock(key: OrderKey): Promise<Order | undefined> {
+    return this.find(key);
+  }
+
+  async lines(orderId: string): Promise<OrderLine[]> {
+    return structuredClone(this.data.lines.get(orderId) ?? []);
+  }
+
+  async recordSession(orderId: string, session: { id: string; url: string }): Promise<void> {
+    this.existing(orderId).sessionId = session.id;
+  }
+
+  async save(order: Order): Promise<void> {
+    this.existing(order.id);
+    this.data.orders.set(order.id, structuredClone(order));
+  }
+
+  async reservations(orderId: string): Promise<Reservation[]> {
+    return this.of(orderId).map(({ productKey, quantity }) => ({ productKey, quantity }));
+  }
+
+  async isReservationHeld(orderId: string, now: number): Promise<boolean> {
+    return this.of(orderId).every((r) => !r.released && r.expiresAt > now);
+  }
+
+  async holdReservations(orderId: string, until: number): Promise<void> {
+    for (const r of this.of(orderId)) Object.assign(r, { released: false, expiresAt: until });
+  }
+
+  async releaseReservations(orderId: string): Promise<void> {
+    for (const r of this.of(orderId)) r.released = true;
+  }
+
+  async findUnsettled(query: {
+    provider: string;
+    createdBefore: number;
+    limit: number;
+  }): Promise<Order[]> {
+    return [...this.data.orders.values()]
+      .filter(
+        (o) =>
+          (o.status === 'open' || o.status === 'processing') &&
+          o.provider === query.provider &&
+          o.createdAt < query.createdBefore,
+      )
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .slice(0, query.limit)
+      .map((o) => structuredClone(o));
+  }
+
+  private existing(orderId: string): Order {
+    const order = this.data.orders.get(orderId);
+    if (!order) throw new Error(`no order ${orderId}`);
+    return order;
+  }
+
+  private of(orderId: string): StoredReservation[] {
+    return this.data.reservations.filter((r) => r.orderId === orderId);
+  }
+}
+
+export class InMemoryOutboxRepository extends OutboxRepository {
+  constructor(private readonly data: StoreData) {
+    super();
+  }
+
+  async enqueue(kind: OutboxKind, orderId: string, now: number): Promise<void> {
+    if (this.data.outbox.some((j) => j.kind === kind && j.orderId === orderId)) return;
+    this.data.outbox.push({
+      id: Math.max(0, ...this.data.outbox.map((j) => j.id)) + 1,
+      kind,
+      orderId,
+      attempts: 0,
+      nextAttemptAt: now,
+      leaseOwner: null,
+      leaseUntil: null,
+      doneAt: null,
+      lastError: null,
+    });
+  }
+
+  async lease(owner: string, now: number, leaseMs: number): Promise<OutboxJob | undefined> {
+    const job = this.data.outbox
+      .filter(
+        (j) =>
+          j.doneAt === null &&
+          j.nextAttemptAt <= now &&
+          (j.leaseUntil === null || j.leaseUntil < now),
+      )
+      .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt)[0];
+    if (!job) return undefined;
+    Object.assign(job, {
+      leaseOwner: owner,
+      leaseUntil: now + leaseMs,
+      attempts: job.attempts + 1,
+    });
+    return { id: job.id, kind: job.kind, orderId: job.orderId, attempts: job.attempts };
+  }
+
+  async complete(jobId: number, now: number): Promise<void> {
+    const job = this.data.outbox.find((j) => j.id === jobId);
+    if (job)
+      Object.assign(job, { doneAt: now, leaseOwner: null, leaseUntil: null, lastError: null });
+  }
+
+  async retry(jobId: number, owner: string, nextAttemptAt: number, error: string): Promise<void> {
+    const job = this.data.outbox.find((j) => j.id === jobId && j.leaseOwner === owner);
+    if (job) {
+      Object.assign(job, { nextAttemptAt, leaseOwner: null, leaseUntil: null, lastError: error });
+    }
+  }
+}
+
+export class InMemoryWebhookEventRepository extends WebhookEventRepository {
+  constructor(private readonly data: StoreData) {
+    super();
+  }
+
+  async record(event: { id: string; type: string }, now: number): Promise<boolean> {
+    if (this.data.webhookEvents.has(event.id)) return false;
+    this.data.webhookEvents.set(event.id, {
+      type: event.type,
+      receivedAt: now,
+      outcome: 'received',
+    });
+    return true;
+  }
+
+  async setOutcome(id: string, outcome: string): Promise<void> {
+    const event = this.data.webhookEvents.get(id);
+    if (event) event.outcome = outcome;
+  }
+
+  async recent(limit: number): Promise<RecordedEvent[]> {
+    return [...this.data.webhookEvents.values()]
+      .sort((a, b) => b.receivedAt - a.receivedAt)
+      .slice(0, limit);
+  }
+}
+
+export class InMemoryContactRepository extends ContactRepository {
+  constructor(private readonly data: StoreData) {
+    super();
+  }
+
+  async add(message: { name: string; email: string; message: string }, now: number) {
+    this.data.contacts.push({ ...message, createdAt: now });
+  }
+}
+
+/**
+ * Transactions one at a time (as SQLite's write lock runs them), undone when the work
+ * throws, like the real store's.
+ */
+export class InMemoryStore extends Store {
+  readonly orders: InMemoryOrderRepository;
+  readonly outbox: InMemoryOutboxRepository;
+  readonly webhookEvents: InMemoryWebhookEventRepository;
+  readonly contacts: InMemoryContactRepository;
+  /** Transactions begun, committed or not. */
+  transactions = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly data = new StoreData()) {
+    super();
+    this.orders = new InMemoryOrderRepository(data);
+    this.outbox = new InMemoryOutboxRepository(data);
+    this.webhookEvents = new InMemoryWebhookEventRepository(data);
+    this.contacts = new InMemoryContactRepository(data);
+  }
+
+  write<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
+    const run = this.queue.then(async () => {
+      this.transactions += 1;
+      const before = this.data.snapshot();
+      try {
+        return await work(this);
+      } catch (err) {
+        this.data.restore(before);
+        throw err;
+      }
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
