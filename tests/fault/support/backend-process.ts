@@ -38,6 +38,8 @@ export function clientHeaders(): Record<string, string> {
 
 export interface CheckoutLine {
   productId: number;
+  /** DESIGN "Everything the shop sells": which variation of a variable product. */
+  variationId?: number;
   name: string;
   amount: number;
   quantity: number;

@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 
 /**
- * The part of Stripe's API the checkout uses (coupons, Checkout Sessions, refunds), on
- * loopback, recording the form parameters it received. The site reaches it through
- * STRIPE_API_BASE; events are delivered by the test itself, signed with the SDK helper.
+ * The part of Stripe's API the checkout uses (coupons, Checkout Sessions and their
+ * retrieval, refunds), on loopback, recording the form parameters it received. The site
+ * reaches it through STRIPE_API_BASE; events are delivered by the test itself, signed
+ * with the SDK helper, and `complete` pays a session without any event.
  */
 
 export const STRIPE_SECRET_KEY = 'sk_test_' + 'fault'.repeat(6);
@@ -22,6 +23,10 @@ export interface FakeSession {
   couponAmountOff: number;
   paymentIntent: string;
   amountTotal: number;
+  /** As Stripe keeps it: open until the buyer pays (`complete`) or it expires. */
+  status: 'open' | 'complete' | 'expired';
+  paymentStatus: 'paid' | 'unpaid';
+  customerEmail: string | null;
 }
 
 export class FakeStripe {
@@ -59,6 +64,11 @@ export class FakeStripe {
 
   session(id: string): FakeSession | undefined {
     return this.sessions.find((s) => s.id === id);
+  }
+
+  /** The buyer paid on Stripe's page; Stripe's own state says so, no event is delivered. */
+  complete(session: FakeSession, email = 'kauf@example.org'): void {
+    Object.assign(session, { status: 'complete', paymentStatus: 'paid', customerEmail: email });
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -105,6 +115,9 @@ export class FakeStripe {
         couponAmountOff,
         paymentIntent: `pi_${randomBytes(10).toString('hex')}`,
         amountTotal: Math.max(0, subtotal - couponAmountOff),
+        status: 'open',
+        paymentStatus: 'unpaid',
+        customerEmail: null,
       };
       this.sessions.push(session);
       return json(res, 200, {
@@ -116,6 +129,29 @@ export class FakeStripe {
         amount_total: session.amountTotal,
         client_reference_id: params.client_reference_id ?? null,
         metadata,
+      });
+    }
+    const retrieve = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && retrieve) {
+      const session = this.session(decodeURIComponent(retrieve[1]!));
+      if (!session) {
+        return json(res, 404, {
+          error: { type: 'invalid_request_error', message: 'No such checkout.session' },
+        });
+      }
+      const paid = session.paymentStatus === 'paid';
+      return json(res, 200, {
+        id: session.id,
+        object: 'checkout.session',
+        status: session.status,
+        payment_status: session.paymentStatus,
+        amount_total: session.amountTotal,
+        client_reference_id: session.orderId,
+        metadata: { order_id: session.orderId },
+        payment_intent: paid
+          ? { id: session.paymentIntent, object: 'payment_intent', status: 'succeeded' }
+          : null,
+        customer_details: session.customerEmail ? { email: session.customerEmail } : null,
       });
     }
     if (req.method === 'POST' && path === '/v1/refunds') {
@@ -142,7 +178,13 @@ export type StripeEventType =
 export function sessionEvent(
   session: FakeSession,
   type: StripeEventType,
-  options: { paymentStatus?: 'paid' | 'unpaid'; eventId?: string; email?: string } = {},
+  options: {
+    paymentStatus?: 'paid' | 'unpaid';
+    eventId?: string;
+    email?: string;
+    /** What Checkout's name collection asked for (`customer_details.individual_name`). */
+    name?: string;
+  } = {},
 ): string {
   const paymentStatus =
     options.paymentStatus ??
@@ -169,7 +211,10 @@ export function sessionEvent(
         client_reference_id: session.orderId,
         metadata: { order_id: session.orderId },
         payment_intent: paymentStatus === 'paid' ? session.paymentIntent : null,
-        customer_details: { email: options.email ?? 'kauf@example.org' },
+        customer_details: {
+          email: options.email ?? 'kauf@example.org',
+          ...(options.name ? { name: options.name, individual_name: options.name } : {}),
+        },
       },
     },
   });
