@@ -3,7 +3,9 @@ import {
   type CheckoutLineItem,
   checkoutRequestSchema,
   type CheckoutResponse,
-  discountCents,
+  linesSubtotalCents,
+  orderTotals,
+  SHOP_CURRENCY,
   fromCents,
   isRefund,
   type LineProblem,
@@ -138,7 +140,7 @@ export class CheckoutService {
     const priced: PricedLine[] = [];
     const problems: LineProblem[] = [];
     for (const item of items) {
-      if (item.currency.toLowerCase() !== 'eur') {
+      if (item.currency.toLowerCase() !== SHOP_CURRENCY) {
         throw apiError(400, 'Wir nehmen Zahlungen nur in Euro an.');
       }
       const line = lineOf(catalog, item);
@@ -162,11 +164,9 @@ export class CheckoutService {
     request: ParsedCheckoutRequest,
     lines: readonly PricedLine[],
   ): Promise<Totals> {
-    const subtotal = lines.reduce((sum, l) => sum + l.unitAmount * l.quantity, 0);
-    const coupon = await this.checkCoupon(request, subtotal);
-    const discount = coupon ? discountCents(subtotal, coupon) : 0;
-    // DESIGN "Deliberate deviations": the total is clamped at 0.
-    const total = Math.max(0, subtotal - discount);
+    const coupon = await this.checkCoupon(request, linesSubtotalCents(lines));
+    // The same totals the cart shows (SPEC §9; DESIGN clamps the total at 0).
+    const { subtotal, discount, total } = orderTotals(lines, coupon);
     return {
       subtotal,
       discount,

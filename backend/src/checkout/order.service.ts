@@ -6,6 +6,7 @@ import {
   type OrderEvent,
   type OrderInput,
   type OrderTransition,
+  SHOP_CURRENCY,
   toSessionStatus,
   transitionOrder,
 } from '@awhh/machines';
@@ -121,7 +122,7 @@ export class OrderService {
       context: initial.context,
       couponCode: draft.couponCode,
       couponEntered: draft.couponEntered,
-      currency: 'eur',
+      currency: SHOP_CURRENCY,
       paymentMethod: draft.paymentMethod,
       successUrl: draft.successUrl,
       cancelUrl: draft.cancelUrl,

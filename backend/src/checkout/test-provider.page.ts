@@ -1,4 +1,4 @@
-import { formatCents, toSessionStatus } from '@awhh/machines';
+import { formatCents, lineTotalCents, toSessionStatus } from '@awhh/machines';
 import type { Order, OrderLine } from '../store/store.port.js';
 import type { BuyerField } from './buyer-details.js';
 import { TEST_PROVIDER_PATH } from './payments/test-payments.adapter.js';
@@ -88,7 +88,7 @@ export function paymentPage(
   const rows = lines
     .map(
       (l) =>
-        `<tr><td>${l.quantity} × ${escapeHtml(l.name)}</td><td class="amount">${formatCents(l.unitAmount * l.quantity)}</td></tr>`,
+        `<tr><td>${l.quantity} × ${escapeHtml(l.name)}</td><td class="amount">${formatCents(lineTotalCents(l))}</td></tr>`,
     )
     .join('\n');
   // DESIGN "Everything the shop sells": the coupon as the visitor typed it.

@@ -1,4 +1,4 @@
-import { normalizePrice, normalizeQuantity } from '../pricing/pricing.js';
+import { MAX_LINE_QUANTITY, normalizePrice, normalizeQuantity } from '../pricing/pricing.js';
 import type { CartItem, Coupon } from '../schemas/wire.schemas.js';
 import type { KeyValueStorage } from '../storage/storage.js';
 import {
@@ -70,7 +70,8 @@ export function readCart(storage: KeyValueStorage): CartContext {
       const item = normalizeCartItem(raw);
       if (!item) continue;
       const existing = items.find((i) => i.id === item.id);
-      if (existing) existing.quantity = Math.min(existing.quantity + item.quantity, 99);
+      if (existing)
+        existing.quantity = Math.min(existing.quantity + item.quantity, MAX_LINE_QUANTITY);
       else items.push(item);
     }
   }

@@ -1,13 +1,18 @@
 import fc from 'fast-check';
 import {
+  cartLineCents,
   cartTotals,
   discountCents,
   formatCents,
   formatEuro,
+  lineTotalCents,
+  MAX_LINE_QUANTITY,
   normalizePrice,
   normalizeQuantity,
+  orderTotals,
   subtotalCents,
   toCents,
+  totalCents,
 } from './pricing.js';
 
 describe('SPEC §3 cart item normalisation', () => {
@@ -141,6 +146,35 @@ describe('pricing properties', () => {
     fc.assert(
       fc.property(fc.double({ min: 0, max: 1e6, noNaN: true }), (euros) => {
         expect(Number.isInteger(toCents(euros))).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('money in one place (integer cents shared by cart, checkout, success and server)', () => {
+  it('a line total is unit price × quantity in cents', () => {
+    expect(lineTotalCents({ unitAmount: 4900, quantity: 2 })).toBe(9800);
+    expect(lineTotalCents(cartLineCents({ price: 24.9, quantity: 3 }))).toBe(7470);
+  });
+
+  it('the server totals of priced lines equal the cart totals of the same lines', () => {
+    const coupon = fc.option(
+      fc.record({
+        discountType: fc.constantFrom('percent', 'fixed_cart'),
+        discount: fc.integer({ min: 0, max: 20_000 }).map((n) => n / 100),
+      }),
+      { nil: null },
+    );
+    const item = fc.record({
+      price: fc.integer({ min: 0, max: 100_000 }).map((n) => n / 100),
+      quantity: fc.integer({ min: 1, max: MAX_LINE_QUANTITY }),
+    });
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 8 }), coupon, (items, c) => {
+        const { itemCount: _count, ...cart } = cartTotals(items, c);
+        expect(orderTotals(items.map(cartLineCents), c)).toEqual(cart);
+        expect(cart.total).toBe(totalCents(cart.subtotal, cart.discount));
+        expect(cart.total).toBeGreaterThanOrEqual(0);
       }),
     );
   });

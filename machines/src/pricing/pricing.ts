@@ -2,7 +2,9 @@ import type { CartItem, Coupon } from '../schemas/wire.schemas.js';
 
 /** A line may never hold more than this many units (the server enforces it too). */
 export const MAX_LINE_QUANTITY = 99;
+/** SPEC §9: the default currency of checkout lines, and the only one the shop sells in. */
 export const DEFAULT_CURRENCY = 'eur';
+export const SHOP_CURRENCY = DEFAULT_CURRENCY;
 export const DEFAULT_PAYMENT_METHOD = 'card';
 
 /** SPEC §3: a price that is not numeric counts as 0. Numeric strings ("12.50") are numeric. */
@@ -41,9 +43,35 @@ export function fromCents(cents: number): number {
   return cents / 100;
 }
 
-/** SPEC §9: subtotal = sum of price × quantity over all lines. */
+/** A priced line in integer cents, as the server and the order keep it. */
+export interface CentsLine {
+  unitAmount: number;
+  quantity: number;
+}
+
+/** SPEC §9: a line's price × quantity, in cents. */
+export function lineTotalCents(line: CentsLine): number {
+  return line.unitAmount * line.quantity;
+}
+
+/** A cart line (unit price in euros, SPEC §3) in cents. */
+export function cartLineCents(item: Pick<CartItem, 'price' | 'quantity'>): CentsLine {
+  return { unitAmount: toCents(item.price), quantity: item.quantity };
+}
+
+/** SPEC §9: subtotal = sum of price × quantity over all lines, in cents. */
+export function linesSubtotalCents(lines: readonly CentsLine[]): number {
+  return lines.reduce((sum, line) => sum + lineTotalCents(line), 0);
+}
+
+/** SPEC §9 subtotal of cart lines (prices in euros), in cents. */
 export function subtotalCents(items: readonly Pick<CartItem, 'price' | 'quantity'>[]): number {
-  return items.reduce((sum, item) => sum + toCents(item.price) * item.quantity, 0);
+  return linesSubtotalCents(items.map(cartLineCents));
+}
+
+/** SPEC §9 total = subtotal − discount; DESIGN "Deliberate deviations" clamps it at 0. */
+export function totalCents(subtotal: number, discount: number): number {
+  return Math.max(0, subtotal - discount);
 }
 
 export function isPercentCoupon(coupon: Pick<Coupon, 'discountType'>): boolean {
@@ -70,17 +98,29 @@ export interface CartTotals {
   itemCount: number;
 }
 
-/** All figures in cents. SPEC §9 total = subtotal − discount; DESIGN clamps it at 0. */
+export interface OrderTotals {
+  subtotal: number;
+  discount: number;
+  total: number;
+}
+
+/** Subtotal, discount and total of priced lines, all in cents (SPEC §9). */
+export function orderTotals(
+  lines: readonly CentsLine[],
+  coupon: Coupon | null | undefined,
+): OrderTotals {
+  const subtotal = linesSubtotalCents(lines);
+  const discount = discountCents(subtotal, coupon);
+  return { subtotal, discount, total: totalCents(subtotal, discount) };
+}
+
+/** The cart's figures in cents: the same totals the server computes, plus the item count. */
 export function cartTotals(
   items: readonly Pick<CartItem, 'price' | 'quantity'>[],
   coupon: Coupon | null | undefined,
 ): CartTotals {
-  const subtotal = subtotalCents(items);
-  const discount = discountCents(subtotal, coupon);
   return {
-    subtotal,
-    discount,
-    total: Math.max(0, subtotal - discount),
+    ...orderTotals(items.map(cartLineCents), coupon),
     itemCount: items.reduce((n, item) => n + item.quantity, 0),
   };
 }

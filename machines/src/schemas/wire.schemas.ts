@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_CURRENCY, MAX_LINE_QUANTITY } from '../pricing/pricing.js';
 
 /** Everything that crosses the wire between browser and API, validated on both sides. */
 
@@ -145,8 +146,8 @@ export type FaqEntry = z.infer<typeof faqEntrySchema>;
 export const checkoutLineItemSchema = z.object({
   name: z.string().min(1).max(300),
   amount: money,
-  quantity: z.number().int().min(1).max(99),
-  currency: z.string().min(3).max(3).default('eur'),
+  quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY),
+  currency: z.string().min(3).max(3).default(DEFAULT_CURRENCY),
   images: z.array(z.string().max(2000)).max(8).default([]),
   productId: z.number().int().positive(),
   variationId: z.number().int().positive().optional(),

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { MAX_LINE_QUANTITY } from '@awhh/machines';
 import styles from './quantity-stepper.module.css';
 
 export interface QuantityStepperProps {
@@ -15,7 +16,7 @@ export function QuantityStepper({
   onChange,
   label,
   min = 1,
-  max = 99,
+  max = MAX_LINE_QUANTITY,
   disabled,
 }: QuantityStepperProps) {
   const id = useId();

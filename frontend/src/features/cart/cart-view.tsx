@@ -1,5 +1,12 @@
 import { useCallback } from 'react';
-import { formatCents, formatEuro, toCents, type CartItem, type Coupon } from '@awhh/machines';
+import {
+  cartLineCents,
+  formatCents,
+  formatEuro,
+  lineTotalCents,
+  type CartItem,
+  type Coupon,
+} from '@awhh/machines';
 import { paths } from '@/config/paths';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { QuantityStepper } from '@/components/ui/quantity-stepper';
@@ -28,7 +35,7 @@ function CartLine({ item }: { item: CartItem }) {
           min={1}
           onChange={(quantity) => cart.send({ type: 'cart.setQuantity', id: item.id, quantity })}
         />
-        <span className={styles.lineTotal}>{formatCents(toCents(item.price) * item.quantity)}</span>
+        <span className={styles.lineTotal}>{formatCents(lineTotalCents(cartLineCents(item)))}</span>
         <Button
           variant="ghost"
           onClick={() => cart.send({ type: 'cart.remove', id: item.id })}

@@ -5,6 +5,8 @@ import {
   cartItemId,
   formatCents,
   formatEuro,
+  cartLineCents,
+  lineTotalCents,
   toCents,
   type ApiError,
   type CartItem,
@@ -106,7 +108,7 @@ export function CheckoutView({ items, coupon, totals, onLinesChanged }: Checkout
           {items.map((item) => (
             <li key={item.id} className={styles.line}>
               <p className={styles.lineName}>{item.name}</p>
-              <p className={styles.amount}>{formatCents(toCents(item.price) * item.quantity)}</p>
+              <p className={styles.amount}>{formatCents(lineTotalCents(cartLineCents(item)))}</p>
               <p className={styles.lineMeta}>
                 {item.quantity} × {formatEuro(item.price)}
               </p>

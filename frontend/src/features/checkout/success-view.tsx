@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { formatCents, type OrderSummary } from '@awhh/machines';
+import { formatCents, lineTotalCents, type OrderSummary } from '@awhh/machines';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
 import { ButtonLink } from '@/components/ui/button';
@@ -32,7 +32,7 @@ function OrderLines({ order }: { order: OrderSummary }) {
         {order.lines.map((line, i) => (
           <li key={`${line.name}-${i}`} className={styles.line}>
             <p className={styles.lineName}>{line.name}</p>
-            <p className={styles.amount}>{formatCents(line.unitAmount * line.quantity)}</p>
+            <p className={styles.amount}>{formatCents(lineTotalCents(line))}</p>
             <p className={styles.lineMeta}>
               {line.quantity} × {formatCents(line.unitAmount)}
             </p>
