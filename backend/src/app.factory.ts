@@ -26,13 +26,12 @@ export interface CreateAppOptions {
   accessLog?: boolean;
 }
 
-/** Builds the Nest application without listening; tests use `app.inject` or `listen(0)`. */
-export async function createApp(
-  config: AppConfig,
-  options: CreateAppOptions = {},
-): Promise<NestFastifyApplication> {
-  const logger = createLogger(config.logLevel);
-  const adapter = new FastifyAdapter({
+/**
+ * Fastify as the app runs it: body limit, proxy trust, request ids, German JSON for
+ * Fastify's own errors.
+ */
+export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
+  return new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     requestIdHeader: false,
@@ -46,14 +45,45 @@ export async function createApp(
     // Nest's JSON logger writes the log lines; Fastify's pino logger stays off.
     logger: false,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+}
+
+/** Nest's options for the app (NestFactory.create or a testing module's createNestApplication). */
+export function nestAppOptions(config: AppConfig) {
+  return {
     // The Stripe webhook verifies its signature over the exact bytes received.
     rawBody: true,
-    logger,
+    logger: createLogger(config.logLevel),
     bufferLogs: false,
     // Throw instead of process.exit so tests and bootstrap() see the real error.
     abortOnError: false,
-  });
+  };
+}
+
+/** Builds the Nest application without listening; tests use `app.inject` or `listen(0)`. */
+export async function createApp(
+  config: AppConfig,
+  options: CreateAppOptions = {},
+): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config),
+    createFastifyAdapter(config),
+    nestAppOptions(config),
+  );
+  return configureApp(app, config, options);
+}
+
+/**
+ * Everything after the module graph: rate limits, the /api prefix, the error filter,
+ * request ids and the access log, then init. Tests that replace providers (a fake
+ * catalog, short timings) build their module and pass the app through here, so they run
+ * the same HTTP stack as production.
+ */
+export async function configureApp(
+  app: NestFastifyApplication,
+  config: AppConfig,
+  options: CreateAppOptions = {},
+): Promise<NestFastifyApplication> {
+  const logger = createLogger(config.logLevel);
   // Before init: the plugin hooks the routes as Nest adds them.
   await registerRateLimit(app);
   app.setGlobalPrefix(API_PREFIX, { exclude: apiPrefixExclusions() });

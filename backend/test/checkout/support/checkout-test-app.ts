@@ -3,12 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpAdapterHost } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import pg from 'pg';
 import Stripe from 'stripe';
-import { BODY_LIMIT_BYTES } from '../../../src/app.factory.js';
+import { configureApp, createFastifyAdapter, nestAppOptions } from '../../../src/app.factory.js';
 import { AppModule } from '../../../src/app.module.js';
 import {
   CatalogPort,
@@ -18,10 +17,6 @@ import {
   type OrderHandOff,
 } from '../../../src/catalog/catalog.port.js';
 import { CheckoutOptions } from '../../../src/checkout/checkout.options.js';
-import { ApiExceptionFilter } from '../../../src/common/api-exception.filter.js';
-import { API_PREFIX, apiPrefixExclusions } from '../../../src/common/api-prefix.js';
-import { createLogger } from '../../../src/common/logger.js';
-import { registerRateLimit } from '../../../src/common/rate-limit.js';
 import { StoreDatabase } from '../../../src/store/store.database.js';
 import { AppConfig, parseConfig } from '../../../src/config/config.js';
 
@@ -184,7 +179,7 @@ export interface TestAppOptions {
   options?: CheckoutOptions;
 }
 
-/** The Nest app as createApp builds it, with the catalog and timings replaced. */
+/** The Nest app as createApp builds it (configureApp), with the catalog and timings replaced. */
 export async function createTestApp(setup: TestAppOptions): Promise<NestFastifyApplication> {
   const env: NodeJS.ProcessEnv = {
     DATABASE_URL: setup.databaseUrl,
@@ -206,15 +201,13 @@ export async function createTestApp(setup: TestAppOptions): Promise<NestFastifyA
     .overrideProvider(CheckoutOptions)
     .useValue(setup.options ?? fastOptions())
     .compile();
+  // The production HTTP stack (adapter, rate limits, prefix, error filter, hooks) around
+  // the module graph with the providers above replaced.
   const app = moduleRef.createNestApplication<NestFastifyApplication>(
-    new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: true, logger: false }),
-    { rawBody: true, logger: false },
+    createFastifyAdapter(config),
+    nestAppOptions(config),
   );
-  // A fresh app has fresh rate-limit counters.
-  await registerRateLimit(app);
-  app.setGlobalPrefix(API_PREFIX, { exclude: apiPrefixExclusions() });
-  app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), createLogger('error')));
-  await app.init();
+  await configureApp(app, config, { accessLog: false });
   // Real sockets rather than Fastify's inject: the requests cross the same HTTP stack as
   // production traffic (raw body, forwarded-for, redirects).
   await app.listen({ port: 0, host: '127.0.0.1' });
