@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NestFactory, HttpAdapterHost } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
 import { ApiExceptionFilter, toApiErrorBody } from './common/api-exception.filter.js';
 import { API_PREFIX, apiPrefixExclusions } from './common/api-prefix.js';
 import { createLogger } from './common/logger.js';
+import { isApiPath, pageFallback } from './common/page-fallback.js';
 import { registerRateLimit } from './common/rate-limit.js';
 import type { AppConfig } from './config/config.js';
 
@@ -38,9 +39,18 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     genReqId: requestId,
     // Errors Fastify raises before routing (bad URL encoding, overlong parameters)
     // never reach Nest's filters; they get the same JSON shape here.
-    frameworkErrors: (error: Error, _request: unknown, reply: FastifyReply) => {
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
       const body = toApiErrorBody(error);
-      void reply.status(body.statusCode).send(body);
+      const render = isApiPath(request.raw?.url) ? null : pageFallback(request.server);
+      if (!render || body.statusCode >= 500) {
+        void reply.status(body.statusCode).send(body);
+        return;
+      }
+      // A page path that cannot even be decoded names no page: the site's 404 page.
+      render().then(
+        (page) => void reply.status(404).headers(page.headers).send(page.body),
+        () => void reply.status(body.statusCode).send(body),
+      );
     },
     // Nest's JSON logger writes the log lines; Fastify's pino logger stays off.
     logger: false,

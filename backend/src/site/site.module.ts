@@ -7,6 +7,10 @@ import { SiteCatalog } from './site-catalog.js';
 import { siteCatalogProvider, SITE_CATALOG_IMPORTS } from './site-catalog.provider.js';
 import { SiteService } from './site.service.js';
 import { siteRoutes } from './site.routes.js';
+import { providePageFallback } from '../common/page-fallback.js';
+
+/** No route has this path: rendering it gives the site's 404 page. */
+const NOT_FOUND_PROBE = '/_seite-nicht-gefunden';
 
 /**
  * Serves the built frontend with per-route meta (issue #6: search engines and link
@@ -41,6 +45,7 @@ export class SiteModule implements OnModuleInit {
     }
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     await fastify.register(siteRoutes(this.site, staticDir, settings));
+    providePageFallback(fastify, () => this.site.page(NOT_FOUND_PROBE));
     this.logger.log({ msg: 'serving the built frontend', staticDir });
   }
 }

@@ -332,4 +332,19 @@ describe('merch pages through the app (demo catalog)', () => {
     const sitemap = await app.inject({ method: 'GET', url: '/sitemap.xml' });
     expect(sitemap.body).toContain(`<loc>${PUBLIC_URL}/merch/awhh-t-shirt</loc>`);
   });
+
+  it('answers a malformed page path with the 404 page, a malformed API path with JSON (DESIGN "Errors")', async () => {
+    const page = await app.inject({ method: 'GET', url: '/events/%ff' });
+    expect(page.statusCode).toBe(404);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toMatch(/<html[\s>]/i);
+    expect(page.headers['x-robots-tag'] ?? page.body).toMatch(/noindex/);
+    const api = await app.inject({ method: 'GET', url: '/api/events/%ff' });
+    expect(api.statusCode).toBe(400);
+    expect(api.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Die Anfrage ist ungültig.',
+    });
+  });
 });
