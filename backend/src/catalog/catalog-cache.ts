@@ -31,6 +31,9 @@ export interface CachedResourceOptions {
  * One cached upstream resource: TTL, single-flight (any number of concurrent misses make
  * one call), stale-while-revalidate (a stale value is answered at once while one refresh
  * runs) and stale-if-error (a failed refresh keeps the last good value for up to 24 h).
+ * Kept by hand: lru-cache's fetch() has single-flight and stale-while-revalidate, but not
+ * a bounded stale-if-error window with an error backoff, nor the generation counter the
+ * serialised responses are memoised on; and one value per resource needs no LRU.
  */
 export class CachedResource<T> {
   private value: T | undefined;

@@ -25,7 +25,9 @@ import { PaymentsPort } from './payments/payments.port.js';
  * Jobs live in the store's outbox, so nothing is lost when WooCommerce or Stripe is down
  * or the process restarts; every process polls, and a lease keeps two from running the
  * same job at once. The catalog's createOrder is idempotent by reference, so a job that
- * ran but could not be marked done is harmless to run again.
+ * ran but could not be marked done is harmless to run again. Kept by hand: the job must
+ * commit in the same transaction as the order on SQLite (the embedded default) and on
+ * PostgreSQL; pg-boss is PostgreSQL-only and BullMQ needs Redis beside the store.
  */
 @Injectable()
 export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {

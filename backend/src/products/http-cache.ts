@@ -7,6 +7,10 @@ export interface CachedBody {
   etag: string;
 }
 
+/**
+ * Serialised and hashed once per catalog generation, then served from memory. Not
+ * @fastify/etag: it hashes every response body on every request, on the hottest path.
+ */
 export function cachedBody(value: unknown): CachedBody {
   const body = JSON.stringify(value);
   // Weak: a compressing proxy may change the bytes but not the meaning.
