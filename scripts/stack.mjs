@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run stack`: the production topology without Docker (issue #6). Debian's nginx with
+// `npm run stack`: the production topology without Docker. Debian's nginx with
 // the same template as the container, one products and one checkout process from the same
 // build, on DATABASE_URL or SQLite under .stack/. Also imported by tests/stack/.
 import { spawn, spawnSync } from 'node:child_process';

@@ -27,7 +27,7 @@ async function start() {
   }
   firstLoadDone();
   // A transition renders in slices that yield to the browser, so the first render is no
-  // single long task (issue 7: Total Blocking Time); the header snapshot stays until commit.
+  // single long task (Total Blocking Time); the header snapshot stays until commit.
   const reactRoot = createRoot(root);
   startTransition(() => {
     reactRoot.render(

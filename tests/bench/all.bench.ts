@@ -469,7 +469,7 @@ function updateReadme(text: string): void {
   const block = `${start}\n${text}\n${end}`;
   const next = readme.includes(start)
     ? readme.replace(new RegExp(`${start}[\\s\\S]*?${end}`), block)
-    : `${readme.trimEnd()}\n\n## Benchmarks\n\n\`npm run bench\` (about 4 minutes on 2 cores; not part of \`npm test\`) measures the budgets of issue 7 on this machine over loopback and writes every figure to \`bench/results/<timestamp>.json\`. Latest run:\n\n${block}\n`;
+    : `${readme.trimEnd()}\n\n## Benchmarks\n\n\`npm run bench\` (about 4 minutes on 2 cores; not part of \`npm test\`) measures the performance budgets on this machine over loopback and writes every figure to \`bench/results/<timestamp>.json\`. Latest run:\n\n${block}\n`;
   writeFileSync(path, next);
 }
 

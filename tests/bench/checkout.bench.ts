@@ -1,4 +1,4 @@
-// Benchmark, not a test (issue #4 "Show it"): session creation with the test provider,
+// Benchmark, not a test: session creation with the test provider,
 // 20 connections for 10 s on SQLite. Budget: p99 ≤ 50 ms, no errors besides the 409s a
 // sold-out product is expected to give. Run with `npm run bench:checkout`.
 import { spawn, type ChildProcess } from 'node:child_process';

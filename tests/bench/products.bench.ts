@@ -1,5 +1,5 @@
 /**
- * Products API benchmark (issue #3, not a test): warm feed throughput and latency with
+ * Products API benchmark (not a test): warm feed throughput and latency with
  * autocannon, and how many upstream calls 200 concurrent cold requests cause against a
  * WooCommerce that needs 800 ms per answer. Runs the built server (backend/dist/main.js)
  * as its own process, like `npm start`.

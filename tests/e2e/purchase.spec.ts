@@ -9,7 +9,7 @@ import {
 import { launchBrowser, openPage } from '../support/browser.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
-// The purchase journey of issue 5 on the embedded defaults (demo catalog, test provider).
+// The purchase journey (SPEC §4 Cart, DESIGN "/checkout", "/success") on the embedded defaults (demo catalog, test provider).
 let site: RunningSite;
 let browser: Browser;
 let next: EventSummary;

@@ -6,8 +6,8 @@ import { startStackCli, type RunningStack } from '../stack/stack-support.js';
 
 /**
  * Whoever can edit a product or a post in WordPress must not be able to run script in a
- * visitor's browser: the server sanitises CMS HTML (issue 3) and nginx's CSP forbids
- * inline script (issue 6). Every payload below, if it ran, would bump `window.__xss`.
+ * visitor's browser: the server sanitises CMS HTML (DESIGN "/blog") and nginx's CSP forbids
+ * inline script (nginx/snippets/security-headers.conf). Every payload below, if it ran, would bump `window.__xss`.
  */
 
 const MARK = 'window.__xss=(window.__xss||0)+1';

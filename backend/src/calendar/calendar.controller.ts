@@ -12,7 +12,7 @@ export class CalendarController {
     private readonly calendar: CalendarService,
   ) {}
 
-  /** "Zum Kalender hinzufügen" (issue #6): GET /api/events/:slug/calendar.ics */
+  /** "Zum Kalender hinzufügen": GET /api/events/:slug/calendar.ics */
   @Get(':slug/calendar.ics')
   async ics(@Param('slug') slug: string, @Res() reply: FastifyReply) {
     const event = await this.catalog.event(slug);

@@ -6,7 +6,7 @@ import { absoluteUrl, DEFAULT_EVENT_DURATION_MS } from '../site/page-meta.js';
 import { plainText, SITE_NAME } from '../site/html-head.js';
 
 /**
- * "Zum Kalender hinzufügen" (issue #6): one VEVENT per event. Times are written in UTC,
+ * "Zum Kalender hinzufügen": one VEVENT per event. Times are written in UTC,
  * which every calendar shows in the reader's zone; X-WR-TIMEZONE names the site's zone
  * for clients that group by it. ical-generator does the escaping and 75-octet folding.
  */

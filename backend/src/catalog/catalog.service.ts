@@ -21,8 +21,8 @@ export interface CatalogReadiness extends HealthReport {
 }
 
 /**
- * The catalog as the rest of the backend sees it: the port behind a cache (issue #3:
- * visitors see events within milliseconds even though WooCommerce is slow and sometimes
+ * The catalog as the rest of the backend sees it: the port behind a cache (visitors
+ * see events within milliseconds even though WooCommerce is slow and sometimes
  * down). The checkout module codes against this class.
  */
 @Injectable()

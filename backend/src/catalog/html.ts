@@ -3,7 +3,7 @@ import sanitizeHtml from 'sanitize-html';
 
 /**
  * Every piece of HTML from the CMS passes through here before it leaves the API
- * (issue #3: sanitised on the server). An allow-list: what is not listed is dropped.
+ * (DESIGN: HTML from the CMS is sanitised on the server). An allow-list: what is not listed is dropped.
  */
 const RICH_TEXT: sanitizeHtml.IOptions = {
   allowedTags: [

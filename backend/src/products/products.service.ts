@@ -32,7 +32,7 @@ import { plainText, sanitizeRichText } from '../catalog/html.js';
 import { cachedBody, type CachedBody } from './http-cache.js';
 import { Memo } from './memo.js';
 
-/** Availability thresholds (issue #3): sold out at 0, "few left" from 10 down. */
+/** Availability thresholds (DESIGN "Event page": sold out / few left): sold out at 0, "few left" from 10 down. */
 export const FEW_LEFT_THRESHOLD = 10;
 
 interface EventIndex {

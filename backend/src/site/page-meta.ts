@@ -60,7 +60,7 @@ export const STATIC_PAGES: Record<string, { title: string; description: string; 
     '/cart': {
       title: `Warenkorb | ${SITE_NAME}`,
       description: 'Dein Warenkorb bei After Work Hamburg.',
-      // Decided in issue 7: the cart page may be indexed (it holds no personal data in the HTML).
+      // Decided: the cart page may be indexed (it holds no personal data in the HTML).
       index: true,
     },
     '/checkout': {

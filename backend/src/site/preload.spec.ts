@@ -23,7 +23,7 @@ const manifest = {
   },
 };
 
-describe('preload hints (issue 7)', () => {
+describe('preload hints', () => {
   it('lists a route chunk with its own imports and CSS, never what the entry already loads', () => {
     const hints = new AssetHints(manifest);
     expect(hints.route(routeModuleKey('event'))).toEqual({
@@ -84,7 +84,7 @@ describe('shell snapshot', () => {
   });
 });
 
-describe('page snapshots (issue 7: LCP before the script runs)', () => {
+describe('page snapshots (LCP before the script runs)', () => {
   const event = {
     id: 7,
     slug: 'dach',

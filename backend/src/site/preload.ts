@@ -13,7 +13,7 @@ export type ViteManifest = Record<string, ManifestChunk>;
 /**
  * What the browser may fetch before the entry script asks for it. Without these hints a
  * page loads as a chain of round trips: HTML, entry, route chunk, API data, image
- * (issue 7: Lighthouse budget under Slow 4G).
+ * (the Lighthouse budget under Slow 4G).
  */
 export interface PagePreloads {
   /** Route chunk and the shared chunks it imports (modulepreload). */
@@ -138,7 +138,7 @@ export function renderPreloads(p: PagePreloads): string {
 /**
  * The server's HTML paints the first screen without JavaScript (shell-snapshot.ts), so the
  * entry script and its chunks need not compete with the stylesheet, the first-screen image
- * and the fonts: they load at low priority (issue 7: First Contentful Paint under Slow 4G).
+ * and the fonts: they load at low priority (First Contentful Paint under Slow 4G).
  */
 export function withLowPriorityScripts(indexHtml: string): string {
   return indexHtml

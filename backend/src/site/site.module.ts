@@ -13,7 +13,7 @@ import { providePageFallback } from '../common/page-fallback.js';
 const NOT_FOUND_PROBE = '/_seite-nicht-gefunden';
 
 /**
- * Serves the built frontend with per-route meta (issue #6: search engines and link
+ * Serves the built frontend with per-route meta (search engines and link
  * previews run no JavaScript). Registered last, and only where the products side runs.
  */
 @Module({

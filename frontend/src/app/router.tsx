@@ -5,7 +5,7 @@ import { RootError } from './root-error';
 import { Shell, ShellFrame } from './shell/shell';
 import { BootFallback } from './boot-fallback';
 
-// Every page is its own chunk (issue 5 §1); a failed chunk load goes through the guard.
+// Every page is its own chunk (SPEC §2: pages load on demand); a failed chunk load goes through the guard.
 const page = withReloadGuard;
 
 export const routes: RouteObject[] = [

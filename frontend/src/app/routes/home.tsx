@@ -30,7 +30,7 @@ const merchApi = () => import('@/features/merch/api');
 const MerchGrid = lazy(() => merchCards().then((m) => ({ default: m.MerchGrid })));
 
 export function loader({ request }: { request: Request }) {
-  // Not awaited: the page renders at once with skeletons (issue 5 §6).
+  // Not awaited: the page renders at once with skeletons (loading states everywhere).
   return {
     events: fetchEvents(request.signal),
     // A failed chunk fails the section like failed data: error state with retry.

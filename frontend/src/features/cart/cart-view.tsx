@@ -73,7 +73,7 @@ export function CartSummary() {
   );
 }
 
-/** /cart: lines, quantities, coupon, totals and the way to the checkout (issue 5 §4). */
+/** /cart: lines, quantities, coupon, totals and the way to the checkout (SPEC §4 Cart). */
 export function CartView({ nextEventHref }: { nextEventHref: string }) {
   const cart = useCartActor();
   const items = useCartItems();
