@@ -9,8 +9,8 @@ function fact(term: string, value: string): string {
  * The first screen of an event page as EventDetailView renders it
  * (frontend/src/features/events/event-detail.tsx, global classes of event-detail.css):
  * eyebrow, title, image with its intrinsic size, date, time and venue. The image is the
- * largest element of that screen; in the HTML it paints before any script runs (
- * LCP), and React's first commit replaces it with the same markup and dimensions. The ticket
+ * largest element of that screen; in the HTML it paints before any script runs (LCP),
+ * and React's first commit replaces it with the same markup and dimensions. The ticket
  * panel and the description follow with React: they never move what is shown here.
  */
 export function eventSnapshot(event: EventDetail): string {
