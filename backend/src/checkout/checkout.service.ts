@@ -109,6 +109,8 @@ export class CheckoutService {
       email: order.context.email,
       // DESIGN "Capacity": a late payment without capacity is refunded and the buyer told.
       refunded: isRefund(order.status),
+      tickets: [],
+      mailboxUrl: null,
     };
   }
 

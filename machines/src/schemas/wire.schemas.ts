@@ -205,6 +205,70 @@ export type ApiError = z.infer<typeof apiErrorSchema>;
 export const sessionStatusSchema = z.enum(['open', 'processing', 'paid', 'expired', 'canceled']);
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
 
+/** DESIGN "Tickets and the door": a ticket is valid until its order is refunded or canceled. */
+export const ticketStatusSchema = z.enum(['valid', 'revoked']);
+export type TicketStatus = z.infer<typeof ticketStatusSchema>;
+
+/**
+ * One seat of a paid order: `GET /api/tickets/:token` and the ticket page. The event's
+ * name, date, venue and tier are kept as they were when the ticket was issued.
+ */
+export const ticketSchema = z.object({
+  id: z.string(),
+  /** The signed token (Ed25519 JWS, compact): the QR code's content and the page's URL. */
+  token: z.string(),
+  status: ticketStatusSchema,
+  eventId: z.number().int(),
+  eventName: z.string(),
+  eventSlug: z.string().nullable(),
+  startsAt: z.string().nullable(),
+  venue: z.string().nullable(),
+  /** The tier's option values ("VIP"), null for an event without tiers. */
+  tier: z.string().nullable(),
+  /** 1-based within the order's line for this event and tier ("Ticket 2 von 3"). */
+  seat: z.number().int().min(1),
+  seats: z.number().int().min(1),
+  holder: z.string().nullable(),
+  orderNumber: z.string().nullable(),
+});
+export type Ticket = z.infer<typeof ticketSchema>;
+
+/** What the success page lists once the order is paid. */
+export const ticketLinkSchema = ticketSchema.pick({
+  token: true,
+  status: true,
+  eventName: true,
+  tier: true,
+  seat: true,
+  seats: true,
+});
+export type TicketLink = z.infer<typeof ticketLinkSchema>;
+
+export const ticketResendRequestSchema = z.object({
+  email: z.string().trim().email('Bitte gib eine gültige E-Mail-Adresse ein.').max(254),
+});
+
+/** The embedded mailbox of `/mail-test` (DESIGN "E-mail"): a mail as it would have been sent. */
+export const mailAttachmentInfoSchema = z.object({
+  filename: z.string(),
+  contentType: z.string(),
+  size: z.number().int(),
+});
+export const mailSummarySchema = z.object({
+  id: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  createdAt: z.string(),
+  attachments: z.array(mailAttachmentInfoSchema),
+});
+export type MailSummary = z.infer<typeof mailSummarySchema>;
+export const mailMessageSchema = mailSummarySchema.extend({
+  from: z.string(),
+  html: z.string(),
+  text: z.string(),
+});
+export type MailMessage = z.infer<typeof mailMessageSchema>;
+
 export const orderSummarySchema = z.object({
   id: z.string(),
   status: sessionStatusSchema,
@@ -218,6 +282,10 @@ export const orderSummarySchema = z.object({
   currency: z.string(),
   couponCode: z.string().nullable(),
   email: z.string().nullable(),
+  /** DESIGN "Tickets and the door": the order's tickets once paid; empty before. */
+  tickets: z.array(ticketLinkSchema).default([]),
+  /** Set while payments and mail both run on their embedded defaults: the test mailbox. */
+  mailboxUrl: z.string().nullable().default(null),
 });
 export type OrderSummary = z.infer<typeof orderSummarySchema>;
 
