@@ -11,7 +11,7 @@ import { REPO_ROOT } from '../support/site.js';
 import { measureFrontend } from './frontend-size.js';
 
 /**
- * Issue 7 figures on this machine, over loopback: sizes, Lighthouse, feed and checkout
+ * The performance figures on this machine, over loopback: sizes, Lighthouse, feed and checkout
  * throughput. Every figure is the median of RUNS runs, and every ratio compares two
  * figures taken side by side in the same run. Prints one table, writes
  * bench/results/<timestamp>.json and the README table between its markers.
@@ -366,19 +366,84 @@ async function measureCheckout(): Promise<void> {
     ['SQLite', `sqlite:${join(dataDir, 'awhh.db')}`],
     ['PostgreSQL', await createPostgresDatabase()],
   ];
+  // BENCH_BASELINE_MAIN: another build's backend/dist/main.js (an earlier commit, see the
+  // README), measured in the same run, runs interleaved, so the two figures compare.
+  const baselineMain = process.env.BENCH_BASELINE_MAIN;
+  const builds: [string, string | undefined][] = [['', undefined]];
+  let baselinePg: string | null | undefined;
+  if (baselineMain) builds.push([' (baseline)', baselineMain]);
   for (const [name, url] of databases) {
     if (!url) {
       row('checkout', `POST /api/checkout/session, ${name}`, null, 'req/s');
       continue;
     }
-    const proc = await startBackend({
+    const measured = new Map<string, { rps: number[]; p99: number[] }>();
+    for (let i = 0; i < RUNS; i += 1) {
+      for (const [label, main] of builds) {
+        // A fresh SQLite file per build and run; on PostgreSQL one database per build
+        // (their migrations differ), so neither measures the other's rows.
+        const databaseUrl = url.startsWith('sqlite:')
+          ? `sqlite:${join(dataDir, `awhh-${i}${label ? '-b' : ''}.db`)}`
+          : label
+            ? (baselinePg ??= await createPostgresDatabase())
+            : url;
+        if (!databaseUrl) continue;
+        const r = await loadCheckout(woo, databaseUrl, main, i === 0);
+        const m = measured.get(label) ?? { rps: [], p99: [] };
+        m.rps.push(r.rps);
+        m.p99.push(r.p99);
+        measured.set(label, m);
+        if (r.bad > 0) notes.push(`checkout ${name}${label}: ${r.bad} non-2xx answers or errors`);
+      }
+    }
+    for (const [label] of builds) {
+      const m = measured.get(label);
+      if (!m) continue;
+      row(
+        'checkout',
+        `POST /api/checkout/session, test provider, ${name}${label} (${CHECKOUT_CONNECTIONS} conn)`,
+        m.rps,
+        'req/s',
+      );
+      row(
+        'checkout',
+        `p99, ${name}${label}`,
+        m.p99,
+        'ms',
+        label ? undefined : { op: '<=', value: 50 },
+      );
+    }
+    const base = measured.get(' (baseline)');
+    if (base) {
+      const now = median(measured.get('')!.p99);
+      const before = median(base.p99);
+      row('checkout', `p99 ratio now / baseline, ${name} (side by side)`, [now / before], 'x', {
+        op: '<=',
+        value: 1.1,
+      });
+    }
+  }
+}
+
+/** One build's checkout on one database: warm-up on the first run, then one measured load. */
+async function loadCheckout(
+  woo: FakeWooCommerce,
+  databaseUrl: string,
+  main: string | undefined,
+  warmUp: boolean,
+): Promise<{ rps: number; p99: number; bad: number }> {
+  const proc = await startBackend(
+    {
       ...woo.env,
       MODULES: 'checkout',
-      DATABASE_URL: url,
+      DATABASE_URL: databaseUrl,
       STATIC_DIR: '',
       LOG_LEVEL: 'error',
-    });
-    processes.push(proc);
+    },
+    { main },
+  );
+  processes.push(proc);
+  try {
     const body = JSON.stringify({
       line_items: [
         {
@@ -410,28 +475,10 @@ async function measureCheckout(): Promise<void> {
         return req;
       },
     };
-    await load({ url: proc.url, connections: 5, duration: 2, requests: [request] });
-    const rps: number[] = [];
-    const p99: number[] = [];
-    let bad = 0;
-    for (let i = 0; i < RUNS; i += 1) {
-      const r = await load({
-        url: proc.url,
-        connections: CHECKOUT_CONNECTIONS,
-        requests: [request],
-      });
-      rps.push(r.requests.average);
-      p99.push(r.latency.p99);
-      bad += r.non2xx + r.errors + r.timeouts;
-    }
-    row(
-      'checkout',
-      `POST /api/checkout/session, test provider, ${name} (${CHECKOUT_CONNECTIONS} conn)`,
-      rps,
-      'req/s',
-    );
-    row('checkout', `p99, ${name}`, p99, 'ms', { op: '<=', value: 50 });
-    if (bad > 0) notes.push(`checkout ${name}: ${bad} non-2xx answers or errors`);
+    await load({ url: proc.url, connections: 5, duration: warmUp ? 2 : 1, requests: [request] });
+    const r = await load({ url: proc.url, connections: CHECKOUT_CONNECTIONS, requests: [request] });
+    return { rps: r.requests.average, p99: r.latency.p99, bad: r.non2xx + r.errors + r.timeouts };
+  } finally {
     await proc.kill('SIGTERM');
   }
 }

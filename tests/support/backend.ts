@@ -20,10 +20,12 @@ export interface BackendProcess {
 
 export async function startBackend(
   env: Record<string, string>,
-  options: { port?: number; timeoutMs?: number } = {},
+  options: { port?: number; timeoutMs?: number; main?: string } = {},
 ): Promise<BackendProcess> {
-  // AWHH_BACKEND_MAIN: run the suites against another build of the backend.
-  const main = process.env.AWHH_BACKEND_MAIN ?? join(REPO_ROOT, 'backend', 'dist', 'main.js');
+  // AWHH_BACKEND_MAIN: run the suites against another build of the backend; `main`: one
+  // process of another build (a benchmark's baseline beside the current build).
+  const main =
+    options.main ?? process.env.AWHH_BACKEND_MAIN ?? join(REPO_ROOT, 'backend', 'dist', 'main.js');
   if (!existsSync(main)) throw new Error('The backend is not built: run `npm run build` first.');
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
