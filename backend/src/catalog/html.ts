@@ -89,12 +89,20 @@ export function decodeEntities(text: string): string {
   return decodeHTML(text);
 }
 
-/** Plain text from CMS HTML (cards and excerpts); WordPress's "[…]" becomes "…". */
-export function plainText(html: unknown): string {
+/**
+ * Plain text from CMS HTML, on one line: cards, excerpts, meta descriptions, calendar
+ * entries. WordPress's "[…]" becomes "…"; beyond `maxLength` it is cut at a word and ends
+ * in "…".
+ */
+export function plainText(html: unknown, maxLength = Number.POSITIVE_INFINITY): string {
   if (typeof html !== 'string' || html === '') return '';
   const stripped = sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} });
-  return decodeEntities(stripped)
-    .replace(/\s*\[(…|&hellip;|\.\.\.)\]\s*$/, ' …')
+  const text = decodeEntities(stripped)
+    .replace(/\s*\[(…|\.\.\.)\]\s*$/, ' …')
     .replace(/\s+/g, ' ')
     .trim();
+  if (text.length <= maxLength) return text;
+  const cut = text.slice(0, maxLength - 1);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${lastSpace > maxLength / 2 ? cut.slice(0, lastSpace) : cut}…`;
 }

@@ -156,7 +156,7 @@ export function orderEvents<E extends Pick<EventSummary, 'startsAt' | 'past'>>(e
 
 function toPost(post: CatalogPost): BlogPost {
   const published = parseEventDate(post.publishedAt);
-  const excerpt = plainText(post.excerptHtml) || truncate(plainText(post.contentHtml), 200);
+  const excerpt = plainText(post.excerptHtml) || plainText(post.contentHtml, 200);
   return {
     slug: post.slug,
     title: post.title,
@@ -166,12 +166,6 @@ function toPost(post: CatalogPost): BlogPost {
     author: post.author,
     contentHtml: sanitizeRichText(post.contentHtml),
   };
-}
-
-function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max - 20)).trimEnd()} …`;
 }
 
 /** Read side of the products module: feed, events, blog, as JSON serialised once per generation. */

@@ -41,25 +41,8 @@ export function jsonForScript(value: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-/** CMS HTML to one line of plain text for descriptions. */
-export function plainText(html: string, maxLength = 300): string {
-  const text = html
-    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;|&apos;/g, "'")
-    .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
-    .replace(/\s+/g, ' ')
-    .trim();
-  if (text.length <= maxLength) return text;
-  const cut = text.slice(0, maxLength - 1);
-  const lastSpace = cut.lastIndexOf(' ');
-  return `${lastSpace > maxLength / 2 ? cut.slice(0, lastSpace) : cut}…`;
-}
+/** One plain-text function for the whole backend (descriptions, calendar, cards). */
+export { plainText } from '../catalog/html.js';
 
 function meta(attr: 'name' | 'property', key: string, content: string): string {
   return `<meta ${attr}="${escapeHtml(key)}" content="${escapeHtml(content)}">`;
