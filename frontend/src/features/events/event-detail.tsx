@@ -15,6 +15,7 @@ import { Price } from '@/components/ui/price';
 import { QuantityStepper } from '@/components/ui/quantity-stepper';
 import { VariantChoice, type VariantOption } from '@/components/ui/variant-choice';
 import { availabilityLabel } from './availability';
+import panel from '@/components/ui/offer-panel.module.css';
 import styles from './event-detail.module.css';
 import './event-detail.css';
 
@@ -93,12 +94,12 @@ export function EventDetailView({ event, onAdd }: EventDetailViewProps) {
         <div className="prose" dangerouslySetInnerHTML={{ __html: event.descriptionHtml }} />
       </div>
       <aside className={styles.aside} aria-label="Tickets">
-        <div className={styles.panel}>
-          <p className={styles.price}>
+        <div className={panel.panel}>
+          <p className={panel.price}>
             <Price price={offer.price} regularPrice={offer.regularPrice} />
           </p>
           <p
-            className={`${styles.availability} ${soldOut ? styles.soldOut : offer.availability === 'few_left' ? styles.few : ''}`}
+            className={`${panel.availability} ${soldOut ? panel.soldOut : offer.availability === 'few_left' ? panel.few : ''}`}
           >
             {event.past
               ? 'Dieses Event hat bereits stattgefunden.'
@@ -126,8 +127,8 @@ export function EventDetailView({ event, onAdd }: EventDetailViewProps) {
                   }}
                 />
               ) : null}
-              <div className={styles.row}>
-                <span className={styles.label} id="qty-label">
+              <div className={panel.row}>
+                <span className={panel.label} id="qty-label">
                   Anzahl
                 </span>
                 <QuantityStepper
@@ -150,7 +151,7 @@ export function EventDetailView({ event, onAdd }: EventDetailViewProps) {
               {event.past ? 'Vergangen' : 'Ausverkauft'}
             </Button>
           )}
-          <div aria-live="polite" className={styles.added}>
+          <div aria-live="polite" className={panel.added}>
             {added !== null ? (
               <Alert tone="success" title="Im Warenkorb">
                 <p>
@@ -180,7 +181,7 @@ export function EventDetailSkeleton() {
         <Skeleton height="1rem" width="60%" style={{ marginBottom: '0.5rem' }} />
         <Skeleton height="1rem" width="90%" />
       </div>
-      <div className={styles.panel}>
+      <div className={panel.panel}>
         <Skeleton height="2.4rem" width="40%" style={{ marginBottom: '1rem' }} />
         <Skeleton height="3rem" width="100%" />
       </div>

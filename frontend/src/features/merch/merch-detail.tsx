@@ -9,6 +9,7 @@ import { Price } from '@/components/ui/price';
 import { QuantityStepper } from '@/components/ui/quantity-stepper';
 import { VariantChoice, type VariantOption } from '@/components/ui/variant-choice';
 import { stockLabel } from './availability';
+import panel from '@/components/ui/offer-panel.module.css';
 import styles from './merch-detail.module.css';
 import './merch-detail.css';
 
@@ -51,12 +52,12 @@ export function MerchDetailView({ item, onAdd }: MerchDetailViewProps) {
         <span className="merch-detail__eyebrow">Merch</span>
         <h1>{item.name}</h1>
         {item.shortDescription ? <p className={styles.lead}>{item.shortDescription}</p> : null}
-        <section className={styles.panel} aria-label="Kaufen">
-          <p className={styles.price}>
+        <section className={panel.panel} aria-label="Kaufen">
+          <p className={panel.price}>
             <Price price={offer.price} regularPrice={offer.regularPrice} />
           </p>
           <p
-            className={`${styles.availability} ${soldOut ? styles.soldOut : offer.availability === 'few_left' ? styles.few : ''}`}
+            className={`${panel.availability} ${soldOut ? panel.soldOut : offer.availability === 'few_left' ? panel.few : ''}`}
           >
             {stockLabel(offer.availability, offer.available)}
           </p>
@@ -82,8 +83,8 @@ export function MerchDetailView({ item, onAdd }: MerchDetailViewProps) {
                   }}
                 />
               ) : null}
-              <div className={styles.row}>
-                <span className={styles.label}>Anzahl</span>
+              <div className={panel.row}>
+                <span className={panel.label}>Anzahl</span>
                 <QuantityStepper
                   label={`Anzahl ${item.name}`}
                   value={choice.quantity}
@@ -104,7 +105,7 @@ export function MerchDetailView({ item, onAdd }: MerchDetailViewProps) {
               Ausverkauft
             </Button>
           )}
-          <div aria-live="polite" className={styles.added}>
+          <div aria-live="polite" className={panel.added}>
             {added !== null ? (
               <Alert tone="success" title="Im Warenkorb">
                 <p>
@@ -130,7 +131,7 @@ export function MerchDetailSkeleton() {
       <div>
         <Skeleton height="1rem" width="5rem" style={{ marginBottom: '1rem' }} />
         <Skeleton height="3rem" width="80%" style={{ marginBottom: '1.5rem' }} />
-        <div className={styles.panel}>
+        <div className={panel.panel}>
           <Skeleton height="2.4rem" width="40%" style={{ marginBottom: '1rem' }} />
           <Skeleton height="3rem" width="100%" />
         </div>
