@@ -1,5 +1,8 @@
+import fc from 'fast-check';
+import { initialTransition } from 'xstate';
 import {
   initialOrder,
+  orderMachine,
   isRefund,
   ORDER_STATUSES,
   restoreOrder,
@@ -295,5 +298,33 @@ describe('restoring a stored order', () => {
       refundPending: 'canceled',
       refunded: 'canceled',
     });
+  });
+});
+
+describe('initialOrder, computed once per branch', () => {
+  it("equals the machine's own initial transition for any valid totals, free or not", () => {
+    const totals = fc
+      .tuple(fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 0, max: 1_000_000 }))
+      .map(([subtotal, discount]) => ({
+        subtotal,
+        discount: Math.min(discount, subtotal),
+        total: subtotal - Math.min(discount, subtotal),
+      }));
+    fc.assert(
+      fc.property(totals, (input) => {
+        const [snapshot] = initialTransition(orderMachine, input);
+        const order = initialOrder(input);
+        expect(order.status).toBe(snapshot.value);
+        expect(order.context).toEqual(snapshot.context);
+        expect(order.effects).toEqual(
+          input.total === 0 ? ['reservation.hold', 'tickets.issue', 'handoff.enqueue'] : [],
+        );
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('still refuses totals that do not add up', () => {
+    expect(() => initialOrder({ subtotal: 1000, discount: 100, total: 950 })).toThrow();
   });
 });
