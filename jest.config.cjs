@@ -51,9 +51,10 @@ module.exports = {
       transform: { '^.+\\.(t|j)sx?$': swc() },
       moduleNameMapper: {
         ...machines,
+        // Stylesheets and media first: '@/…/x.module.css' is a stub too, not the raw file.
+        '\\.(css|svg|png|jpg|webp|woff2?)$': '<rootDir>/test/file-stub.cjs',
         '^@/config/env$': '<rootDir>/src/config/env.jest.ts',
         '^@/(.*)$': '<rootDir>/src/$1',
-        '\\.(css|svg|png|jpg|webp|woff2?)$': '<rootDir>/test/file-stub.cjs',
         ...jsSuffix,
       },
       setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
