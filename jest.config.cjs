@@ -37,9 +37,9 @@ module.exports = {
       rootDir: '<rootDir>/backend',
       testEnvironment: 'node',
       transform: { '^.+\\.(t|j|mj)sx?$': swc() },
-      // ESM-only dependencies: sanitize-html's parser and its dom packages, @fastify/static's content-disposition, light-my-request's cookie (app.inject).
+      // ESM-only dependencies: sanitize-html's parser and its dom packages, @fastify/static's content-disposition, light-my-request's cookie (app.inject), jose (ticket tokens).
       transformIgnorePatterns: [
-        '/node_modules/(?!(@nestjs|kysely|htmlparser2|domhandler|domutils|dom-serializer|domelementtype|entities|content-disposition|cookie)/)',
+        '/node_modules/(?!(@nestjs|kysely|htmlparser2|domhandler|domutils|dom-serializer|domelementtype|entities|content-disposition|cookie|jose)/)',
       ],
       moduleNameMapper: { ...machines, ...jsSuffix },
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],

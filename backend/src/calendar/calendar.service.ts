@@ -5,6 +5,12 @@ import { AppConfig } from '../config/config.js';
 import { absoluteUrl, DEFAULT_EVENT_DURATION_MS } from '../site/page-meta.js';
 import { plainText, SITE_NAME } from '../site/html-head.js';
 
+/** What a calendar entry needs of an event; a ticket mail builds one from the ticket. */
+export type CalendarEvent = Pick<
+  EventDetail,
+  'id' | 'slug' | 'name' | 'startsAt' | 'venue' | 'descriptionHtml' | 'shortDescription'
+>;
+
 /**
  * "Zum Kalender hinzufügen": one VEVENT per event. Times are written in UTC,
  * which every calendar shows in the reader's zone; X-WR-TIMEZONE names the site's zone
@@ -15,7 +21,7 @@ export class CalendarService {
   constructor(private readonly config: AppConfig) {}
 
   /** null when the event has no date to put in a calendar. */
-  eventCalendar(event: EventDetail, now: Date = new Date()): string | null {
+  eventCalendar(event: CalendarEvent, now: Date = new Date()): string | null {
     if (!event.startsAt) return null;
     const start = new Date(event.startsAt);
     if (Number.isNaN(start.getTime())) return null;

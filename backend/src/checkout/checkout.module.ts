@@ -2,6 +2,11 @@ import { Logger, Module, type Provider } from '@nestjs/common';
 import { CatalogModule } from '../catalog/catalog.module.js';
 import { AppConfig } from '../config/config.js';
 import { StoreModule } from '../store/store.module.js';
+import { MailTestController } from '../tickets/mail-test.controller.js';
+import { TestMailbox } from '../tickets/test-mailbox.js';
+import { TicketResendService } from '../tickets/ticket-resend.service.js';
+import { TicketsController } from '../tickets/tickets.controller.js';
+import { TicketsModule } from '../tickets/tickets.module.js';
 import { CheckoutController } from './checkout.controller.js';
 import { CheckoutOptions } from './checkout.options.js';
 import { CheckoutService } from './checkout.service.js';
@@ -34,10 +39,17 @@ const paymentsProvider: Provider = {
   inject: [AppConfig],
 };
 
-/** Checkout: sessions, webhook, orders and their reconciliation, contact (DESIGN "Architecture"). */
+/** Checkout: sessions, webhook, orders and their reconciliation, tickets and their mail, contact (DESIGN "Architecture"). */
 @Module({
-  imports: [CatalogModule, StoreModule],
-  controllers: [CheckoutController, WebhookController, TestProviderController, ContactController],
+  imports: [CatalogModule, StoreModule, TicketsModule],
+  controllers: [
+    CheckoutController,
+    WebhookController,
+    TestProviderController,
+    ContactController,
+    TicketsController,
+    MailTestController,
+  ],
   providers: [
     CheckoutOptions,
     paymentsProvider,
@@ -49,6 +61,8 @@ const paymentsProvider: Provider = {
     CheckoutService,
     TestProviderService,
     ContactService,
+    TicketResendService,
+    TestMailbox,
   ],
 })
 export class CheckoutModule {}

@@ -23,6 +23,8 @@ import { CatalogService } from '../catalog/catalog.service.js';
 import { CatalogError } from '../catalog/catalog.errors.js';
 import { evaluateCoupon } from '../catalog/coupon-rules.js';
 import { type Order, OrderRepository } from '../store/store.port.js';
+import { MAILBOX_URL, TestMailbox } from '../tickets/test-mailbox.js';
+import { TicketService } from '../tickets/ticket.service.js';
 import { shortageMessage, stockUnitOf } from './capacity.js';
 import { type DraftLine, OrderService } from './order.service.js';
 import { paymentMethodTypes, type PaymentSession, PaymentsPort } from './payments/payments.port.js';
@@ -64,6 +66,8 @@ export class CheckoutService {
     @Inject(OrderService) private readonly orderService: OrderService,
     @Inject(OrderRepository) private readonly orders: OrderRepository,
     @Inject(ReconciliationService) private readonly reconciliation: ReconciliationService,
+    @Inject(TicketService) private readonly tickets: TicketService,
+    @Inject(TestMailbox) private readonly testMailbox: TestMailbox,
   ) {
     this.origin = new URL(config.publicUrl).origin;
   }
@@ -109,8 +113,9 @@ export class CheckoutService {
       email: order.context.email,
       // DESIGN "Capacity": a late payment without capacity is refunded and the buyer told.
       refunded: isRefund(order.status),
-      tickets: [],
-      mailboxUrl: null,
+      // DESIGN "Tickets and the door": the success page lists the tickets once paid.
+      tickets: status === 'paid' ? await this.tickets.links(order.id) : [],
+      mailboxUrl: this.testMailbox.enabled ? MAILBOX_URL : null,
     };
   }
 

@@ -10,6 +10,7 @@ import {
   toSessionStatus,
   transitionOrder,
 } from '@awhh/machines';
+import type { CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { AppConfig } from '../config/config.js';
 import {
@@ -19,6 +20,7 @@ import {
   Store,
   type StoreTransaction,
 } from '../store/store.port.js';
+import { ticketsFor } from '../tickets/ticket-issue.js';
 import { type CapacityLine, fitsAgain, shortagesOf, stockUnitOf, wantedByKey } from './capacity.js';
 import { CheckoutOptions } from './checkout.options.js';
 import { newId } from './ids.js';
@@ -67,15 +69,30 @@ export type PlaceResult<L extends DraftLine> =
 type StockLookup = ReadonlyMap<number, number | null>;
 
 /**
- * Thrown inside a transaction when a late payment needs the catalog's stock. No network
- * call may run while the store's write lock is held, so the stock is read outside and
- * the transaction runs again (see `withStock`).
+ * What a transaction may need from the catalog: the stock for a late payment, the products
+ * (event or merch, date, venue, tier) for the tickets a payment issues. Null until asked.
  */
-class StockNeeded extends Error {
-  constructor(readonly lines: OrderLine[]) {
-    super('a late payment needs the catalog stock');
+interface CatalogFacts {
+  stock: StockLookup | null;
+  products: readonly CatalogProduct[] | null;
+}
+
+/**
+ * Thrown inside a transaction that needs the catalog. No network call may run while the
+ * store's write lock is held, so the catalog is read outside and the transaction runs
+ * again (see `withCatalog`).
+ */
+class CatalogNeeded extends Error {
+  constructor(
+    readonly need: 'stock' | 'products',
+    readonly lines: OrderLine[] = [],
+  ) {
+    super(`the transaction needs the catalog's ${need}`);
   }
 }
+
+/** For transitions that never issue tickets nor take a late payment (cancel, hand-off, refund). */
+const NO_FACTS: CatalogFacts = Object.freeze({ stock: null, products: null });
 
 interface Applied {
   outcome: EventOutcome;
@@ -131,19 +148,21 @@ export class OrderService {
       paidAt: waitsForPayment ? null : now,
     };
     const limited = draft.lines.filter((l) => l.stock !== null).map((l) => l.productKey);
-    const result = await this.store.write(async (tx): Promise<PlaceResult<L>> => {
-      await tx.orders.lockCapacity(limited);
-      const shortages = shortagesOf(draft.lines, await tx.orders.reservedByKey(limited, now));
-      if (shortages.length > 0) return { shortages };
-      await tx.orders.create({
-        order,
-        lines: draft.lines.map(orderLine),
-        reservations: wantedByKey(draft.lines),
-        reservedUntil: order.expiresAt,
-      });
-      await this.runEffects(tx, id, initial.effects, now);
-      return { order };
-    });
+    const result = await this.withCatalog((facts) =>
+      this.store.write(async (tx): Promise<PlaceResult<L>> => {
+        await tx.orders.lockCapacity(limited);
+        const shortages = shortagesOf(draft.lines, await tx.orders.reservedByKey(limited, now));
+        if (shortages.length > 0) return { shortages };
+        await tx.orders.create({
+          order,
+          lines: draft.lines.map(orderLine),
+          reservations: wantedByKey(draft.lines),
+          reservedUntil: order.expiresAt,
+        });
+        await this.runEffects(tx, order, initial.effects, now, facts);
+        return { order };
+      }),
+    );
     if ('order' in result) this.afterCommit(initial.effects);
     return result;
   }
@@ -155,7 +174,7 @@ export class OrderService {
       const order = await tx.orders.lock({ id: orderId });
       if (!order) return undefined;
       const next = transitionOrder(order.status, order.context, { type: 'order.cancel' });
-      return { order: await this.commit(tx, order, next, now), next };
+      return { order: await this.commit(tx, order, next, now, NO_FACTS), next };
     });
     this.afterCommit(applied?.next.effects ?? []);
     return applied?.order;
@@ -164,7 +183,7 @@ export class OrderService {
   /** A verified webhook delivery, recorded by id for good and applied in the same transaction (DESIGN "Webhook"). */
   async receive(delivery: PaymentDelivery): Promise<EventOutcome> {
     const now = Date.now();
-    const applied = await this.withStock((stock) =>
+    const applied = await this.withCatalog((facts) =>
       this.store.write(async (tx): Promise<Applied> => {
         const recorded = await tx.webhookEvents.record(
           { id: delivery.id, type: delivery.label },
@@ -174,7 +193,7 @@ export class OrderService {
         const applied: Applied = delivery.test
           ? { outcome: 'test' }
           : delivery.event
-            ? await this.applyPayment(tx, delivery.event, now, stock)
+            ? await this.applyPayment(tx, delivery.event, now, facts)
             : { outcome: 'ignored' };
         await tx.webhookEvents.setOutcome(delivery.id, applied.outcome);
         return applied;
@@ -205,13 +224,13 @@ export class OrderService {
     const event = await this.payments.retrieveSession(order.sessionId);
     if (!event) return order;
     const now = Date.now();
-    const applied = await this.withStock((stock) =>
+    const applied = await this.withCatalog((facts) =>
       this.store.write((tx) =>
         this.applyPayment(
           tx,
           { ...event, orderId: order.id, sessionId: order.sessionId },
           now,
-          stock,
+          facts,
         ),
       ),
     );
@@ -242,7 +261,13 @@ export class OrderService {
       const order = await tx.orders.lock({ id: job.orderId });
       if (!order) throw new Error(`order ${job.orderId} not found`);
       // A repeated job (its lease ran out mid-way) finds the order moved on: unchanged.
-      await this.commit(tx, order, transitionOrder(order.status, order.context, event), now);
+      await this.commit(
+        tx,
+        order,
+        transitionOrder(order.status, order.context, event),
+        now,
+        NO_FACTS,
+      );
       await tx.outbox.complete(job.id, now);
     });
   }
@@ -252,14 +277,14 @@ export class OrderService {
     tx: StoreTransaction,
     event: PaymentEvent,
     now: number,
-    stock: StockLookup | null,
+    facts: CatalogFacts,
   ): Promise<Applied> {
     const found = await tx.orders.lock({ id: event.orderId, sessionId: event.sessionId });
     if (!found) return { outcome: 'unknown_order' };
     // The webhook may arrive before the checkout recorded the provider's session.
     const order = { ...found, sessionId: found.sessionId ?? event.sessionId };
-    const next = await this.paymentTransition(tx, order, event, now, stock);
-    const saved = await this.commit(tx, order, next, now);
+    const next = await this.paymentTransition(tx, order, event, now, facts.stock);
+    const saved = await this.commit(tx, order, next, now, facts);
     return { outcome: outcomeOf(next), order: saved, transition: next };
   }
 
@@ -299,7 +324,7 @@ export class OrderService {
     now: number,
     stock: StockLookup | null,
   ): Promise<boolean> {
-    if (!stock) throw new StockNeeded(await tx.orders.lines(orderId));
+    if (!stock) throw new CatalogNeeded('stock', await tx.orders.lines(orderId));
     const own = await tx.orders.reservations(orderId);
     const keys = own.map((r) => r.productKey);
     await tx.orders.lockCapacity(keys);
@@ -307,17 +332,25 @@ export class OrderService {
   }
 
   /**
-   * Runs `work` without the catalog's stock; when a late payment turns out to need it,
-   * reads it (outside any transaction) and runs `work` once more. Without the stock the
-   * question cannot be answered: the error fails the delivery, so the provider (or the
-   * next reconciliation) tries again later.
+   * Runs `work` without the catalog; when it turns out to need the catalog (a late
+   * payment's stock, a paid order's tickets), reads that (outside any transaction) and
+   * runs `work` again. Without the catalog the question cannot be answered: the error
+   * fails the delivery, so the provider (or the next reconciliation) tries again later.
+   * Tickets take the cached products (names and dates, stale is fine); a late payment
+   * the current stock.
    */
-  private async withStock<T>(work: (stock: StockLookup | null) => Promise<T>): Promise<T> {
-    try {
-      return await work(null);
-    } catch (err) {
-      if (!(err instanceof StockNeeded)) throw err;
-      return work(await this.stockOf(err.lines));
+  private async withCatalog<T>(work: (facts: CatalogFacts) => Promise<T>): Promise<T> {
+    const facts: CatalogFacts = { stock: null, products: null };
+    for (;;) {
+      try {
+        return await work(facts);
+      } catch (err) {
+        if (!(err instanceof CatalogNeeded)) throw err;
+        if (err.need === 'stock' && !facts.stock) facts.stock = await this.stockOf(err.lines);
+        else if (err.need === 'products' && !facts.products) {
+          facts.products = await this.catalog.products();
+        } else throw err;
+      }
     }
   }
 
@@ -343,6 +376,7 @@ export class OrderService {
     order: Order,
     next: OrderTransition,
     now: number,
+    facts: CatalogFacts,
   ): Promise<Order> {
     if (!next.changed) return order;
     const saved: Order = {
@@ -352,16 +386,23 @@ export class OrderService {
       paidAt: order.paidAt ?? (toSessionStatus(next.status) === 'paid' ? now : null),
     };
     await tx.orders.save(saved, now);
-    await this.runEffects(tx, order.id, next.effects, now);
+    await this.runEffects(tx, saved, next.effects, now, facts);
+    // DESIGN "Tickets and the door": a refunded or canceled order's tickets are revoked,
+    // whichever transition took it there (nothing to revoke when none were issued).
+    if (isRefund(next.status) || next.status === 'canceled') {
+      await tx.tickets.revokeForOrder(order.id, now);
+    }
     return saved;
   }
 
   private async runEffects(
     tx: StoreTransaction,
-    orderId: string,
+    order: Order,
     effects: readonly OrderEffect[],
     now: number,
+    facts: CatalogFacts,
   ): Promise<void> {
+    const orderId = order.id;
     for (const effect of effects) {
       switch (effect) {
         case 'reservation.hold':
@@ -379,8 +420,7 @@ export class OrderService {
           );
           break;
         case 'tickets.issue':
-          // DESIGN "Tickets and the door": no ticket store exists yet; the catalog's order
-          // from the hand-off is the buyer's record.
+          await this.issueTickets(tx, order, now, facts);
           break;
         case 'handoff.enqueue':
           await tx.outbox.enqueue('handoff', orderId, now);
@@ -392,9 +432,42 @@ export class OrderService {
     }
   }
 
+  /**
+   * DESIGN "Tickets and the door": one ticket per event seat, in the paid transition's
+   * transaction, and the ticket mail queued with them (DESIGN "E-mail": once per paid
+   * order, through the outbox). A merch-only order gets its confirmation without tickets.
+   */
+  private async issueTickets(
+    tx: StoreTransaction,
+    order: Order,
+    now: number,
+    facts: CatalogFacts,
+  ): Promise<void> {
+    if (!facts.products) throw new CatalogNeeded('products');
+    const { tickets, unknown } = ticketsFor({
+      orderId: order.id,
+      holder: order.context.buyerName,
+      lines: await tx.orders.lines(order.id),
+      products: facts.products,
+    });
+    if (unknown.length > 0) {
+      this.logger.warn({
+        msg: 'no tickets for products the catalog no longer lists',
+        orderId: order.id,
+        productIds: unknown,
+      });
+    }
+    await tx.tickets.issue(tickets, now);
+    await tx.outbox.enqueue('mail', order.id, now);
+  }
+
   /** After the commit: a job the outbox should run now rather than at its next poll. */
   private afterCommit(effects: readonly OrderEffect[]): void {
-    if (effects.includes('handoff.enqueue') || effects.includes('refund.request')) {
+    if (
+      effects.includes('handoff.enqueue') ||
+      effects.includes('refund.request') ||
+      effects.includes('tickets.issue')
+    ) {
       this.outbox.wake();
     }
   }

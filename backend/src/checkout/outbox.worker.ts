@@ -13,6 +13,7 @@ import {
   type OutboxJob,
   OutboxRepository,
 } from '../store/store.port.js';
+import { TicketMailService } from '../tickets/mail/ticket-mail.service.js';
 import { splitName } from './buyer-details.js';
 import { CheckoutOptions } from './checkout.options.js';
 import { newId } from './ids.js';
@@ -21,7 +22,8 @@ import { OutboxSignal } from './outbox.signal.js';
 import { PaymentsPort } from './payments/payments.port.js';
 
 /**
- * Delivers paid orders to the catalog and refunds late payments (DESIGN "Webhook").
+ * Delivers paid orders to the catalog, refunds late payments (DESIGN "Webhook") and sends
+ * the ticket mails (DESIGN "E-mail").
  * Jobs live in the store's outbox, so nothing is lost when WooCommerce or Stripe is down
  * or the process restarts; every process polls, and a lease keeps two from running the
  * same job at once. The catalog's createOrder is idempotent by reference, so a job that
@@ -45,6 +47,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(CatalogService) private readonly catalog: CatalogService,
     @Inject(PaymentsPort) private readonly payments: PaymentsPort,
     @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
+    @Inject(TicketMailService) private readonly ticketMail: TicketMailService,
     @Inject(OutboxSignal) signal: OutboxSignal,
   ) {
     signal.listen(() => this.kick());
@@ -92,6 +95,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       if (job.kind === 'handoff') await this.handOff(job);
       else if (job.kind === 'refund') await this.refund(job);
+      else if (job.kind === 'mail' || job.kind === 'resend') await this.sendMail(job);
       else throw new Error(`unknown outbox job kind ${String(job.kind)}`);
     } catch (err) {
       const delay = Math.min(
@@ -154,6 +158,21 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const refund = await this.payments.refund(paymentReference, total, `awhh-refund-${order.id}`);
     await this.orderService.recordRefund(job, refund.id);
     this.logger.warn({ msg: 'late payment refunded: no capacity left', orderId: order.id });
+  }
+
+  /**
+   * DESIGN "E-mail": the ticket mail, once per paid order. The job completes right after
+   * the mail server accepted the mail; the mail's id is stable per order, so the embedded
+   * mailbox keeps a repeat once and a receiver can recognise one.
+   */
+  private async sendMail(job: OutboxJob): Promise<void> {
+    const outcome =
+      job.kind === 'mail'
+        ? await this.ticketMail.sendOrderMail(job.orderId)
+        : await this.ticketMail.sendResend(job.orderId);
+    await this.jobs.complete(job.id, Date.now());
+    if (outcome !== 'sent')
+      this.logger.log({ msg: `no ${job.kind} sent: ${outcome}`, orderId: job.orderId });
   }
 
   private async order(job: OutboxJob): Promise<Order> {

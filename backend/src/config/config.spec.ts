@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { ConfigError, parseConfig } from './config.js';
 
 describe('configuration from the environment', () => {
@@ -31,6 +32,18 @@ describe('configuration from the environment', () => {
     [{ MODULES: 'shop' }, 'MODULES'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL'],
+    [{ SMTP_URL: 'http://mail.example' }, 'SMTP_URL'],
+    [{ SMTP_URL: 'smtp://' }, 'SMTP_URL'],
+    [{ MAIL_FROM: 'After Work Hamburg' }, 'MAIL_FROM'],
+    [{ TICKET_SIGNING_KEY: 'geheim' }, 'TICKET_SIGNING_KEY'],
+    [
+      {
+        TICKET_SIGNING_KEY: generateKeyPairSync('ec', { namedCurve: 'P-256' })
+          .privateKey.export({ type: 'pkcs8', format: 'pem' })
+          .toString(),
+      },
+      'TICKET_SIGNING_KEY',
+    ],
   ])('fails fast naming the bad variable (%o → %s)', (env, variable) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
@@ -46,5 +59,32 @@ describe('configuration from the environment', () => {
     expect(config.trustProxy).toBe(false);
     expect(config.modules).toBe('checkout');
     expect(parseConfig({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
+  });
+
+  it('mail and ticket signing: embedded defaults, or SMTP_URL, MAIL_FROM and an Ed25519 key', () => {
+    expect(parseConfig({})).toMatchObject({
+      mail: { smtpUrl: null, from: 'After Work Hamburg <tickets@localhost>' },
+      ticketSigningKey: null,
+    });
+    const pem = generateKeyPairSync('ed25519')
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+    const config = parseConfig({
+      SMTP_URL: 'smtps://user:pass@mail.example:465',
+      MAIL_FROM: 'tickets@afterwork.example',
+      // As a one-line .env value.
+      TICKET_SIGNING_KEY: pem.replace(/\n/g, '\\n'),
+    });
+    expect(config.mail).toEqual({
+      smtpUrl: 'smtps://user:pass@mail.example:465',
+      from: 'tickets@afterwork.example',
+    });
+    expect(config.ticketSigningKey?.asymmetricKeyType).toBe('ed25519');
+  });
+
+  it('never repeats the SMTP password in an error', () => {
+    expect(() => parseConfig({ SMTP_URL: 'http://user:geheim@mail.example' })).toThrow(
+      /^Invalid configuration: SMTP_URL (?!.*geheim)/,
+    );
   });
 });

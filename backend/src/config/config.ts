@@ -1,3 +1,4 @@
+import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { resolve } from 'node:path';
 
 export type ModuleSelection = 'products' | 'checkout' | 'all';
@@ -15,6 +16,16 @@ export interface StripeConfig {
   apiBase: string | null;
 }
 
+/** DESIGN "E-mail": SMTP when SMTP_URL is set, else the embedded mailbox (/mail-test). */
+export interface MailConfig {
+  /** `smtp://` or `smtps://user:pass@host:port`; null: mails are kept in the store. */
+  smtpUrl: string | null;
+  /** The sender, "After Work Hamburg <tickets@…>". */
+  from: string;
+}
+
+export const DEFAULT_MAIL_FROM = 'After Work Hamburg <tickets@localhost>';
+
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
 export interface AppConfigShape {
@@ -26,6 +37,12 @@ export interface AppConfigShape {
   woocommerce: WooCommerceConfig | null;
   stripe: StripeConfig | null;
   catalogTtlSeconds: number;
+  mail: MailConfig;
+  /**
+   * DESIGN "Tickets and the door": the Ed25519 key tickets are signed with
+   * (TICKET_SIGNING_KEY, PKCS#8 PEM); null: generated once and kept in the store.
+   */
+  ticketSigningKey: KeyObject | null;
   /** Built frontend served by the single-process `npm start`; null when nginx serves it. */
   staticDir: string | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
@@ -54,6 +71,8 @@ export class AppConfig implements AppConfigShape {
   readonly woocommerce!: WooCommerceConfig | null;
   readonly stripe!: StripeConfig | null;
   readonly catalogTtlSeconds!: number;
+  readonly mail!: MailConfig;
+  readonly ticketSigningKey!: KeyObject | null;
   readonly staticDir!: string | null;
   readonly logLevel!: AppConfigShape['logLevel'];
   readonly trustProxy!: boolean | string;
@@ -106,6 +125,59 @@ export function parseDatabaseUrl(raw: string | undefined): DatabaseConfig {
     return { kind: 'sqlite', path: path === ':memory:' ? path : resolve(path) };
   }
   throw new ConfigError('DATABASE_URL', `must start with postgres:// or sqlite: (got "${value}")`);
+}
+
+/** SMTP_URL: smtp:// or smtps:// with a host; the password never appears in the error. */
+export function parseSmtpUrl(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('SMTP_URL', 'must be a URL like smtp://user:pass@host:587');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new ConfigError(
+      'SMTP_URL',
+      `must start with smtp:// or smtps:// (got "${url.protocol}")`,
+    );
+  }
+  if (!url.hostname) throw new ConfigError('SMTP_URL', 'needs a host (smtp://host:587)');
+  return raw;
+}
+
+/** MAIL_FROM: an address, optionally with a display name ("After Work Hamburg <tickets@…>"). */
+export function parseMailFrom(raw: string | undefined): string {
+  const value = raw ?? DEFAULT_MAIL_FROM;
+  const address = /<([^<>\s]+)>\s*$/.exec(value)?.[1] ?? value;
+  if (!/^[^@\s<>]+@[^@\s<>]+$/.test(address)) {
+    throw new ConfigError(
+      'MAIL_FROM',
+      `must be an e-mail address, optionally "Name <address>" (got "${value}")`,
+    );
+  }
+  return value;
+}
+
+/** TICKET_SIGNING_KEY: an Ed25519 private key, PKCS#8 PEM (literal \n accepted, as .env files write it). */
+export function parseTicketSigningKey(raw: string | undefined): KeyObject | null {
+  if (raw === undefined) return null;
+  let key: KeyObject;
+  try {
+    key = createPrivateKey({ key: raw.replace(/\\n/g, '\n'), format: 'pem' });
+  } catch {
+    throw new ConfigError(
+      'TICKET_SIGNING_KEY',
+      'must be a PKCS#8 PEM private key (-----BEGIN PRIVATE KEY-----)',
+    );
+  }
+  if (key.asymmetricKeyType !== 'ed25519') {
+    throw new ConfigError(
+      'TICKET_SIGNING_KEY',
+      `must be an Ed25519 key (got ${key.asymmetricKeyType ?? 'an unknown type'})`,
+    );
+  }
+  return key;
 }
 
 export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
@@ -173,6 +245,11 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
     woocommerce,
     stripe,
     catalogTtlSeconds: integer(env, 'CATALOG_TTL_SECONDS', 60, 0, 86_400),
+    mail: {
+      smtpUrl: parseSmtpUrl(text(env, 'SMTP_URL')),
+      from: parseMailFrom(text(env, 'MAIL_FROM')),
+    },
+    ticketSigningKey: parseTicketSigningKey(text(env, 'TICKET_SIGNING_KEY')),
     staticDir: staticDirRaw === 'off' ? null : resolve(staticDirRaw ?? 'frontend/dist'),
     logLevel,
     trustProxy,

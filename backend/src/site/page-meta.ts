@@ -20,7 +20,12 @@ export const SITE_DESCRIPTION =
 export const DEFAULT_EVENT_DURATION_MS = 3 * 60 * 60 * 1000;
 
 /** Pages that exist for trying things out (DESIGN "Test pages"): public, but never indexed. */
-export const TEST_PAGES = ['/coupon-test', '/webhook-test', '/apple-pay-test'] as const;
+export const TEST_PAGES = [
+  '/coupon-test',
+  '/webhook-test',
+  '/apple-pay-test',
+  '/mail-test',
+] as const;
 
 /** Static routes of the SPA (SPEC §2) with their titles; `index: false` keeps them out of search. */
 export const STATIC_PAGES: Record<string, { title: string; description: string; index: boolean }> =
@@ -86,6 +91,11 @@ export const STATIC_PAGES: Record<string, { title: string; description: string; 
     '/apple-pay-test': {
       title: `Apple-Pay-Test | ${SITE_NAME}`,
       description: 'Interne Testseite: Verfügbarkeit von Apple Pay und Google Pay.',
+      index: false,
+    },
+    '/mail-test': {
+      title: `Testpostfach | ${SITE_NAME}`,
+      description: 'Interne Testseite: die Mails des Testmodus mit ihren Anhängen.',
       index: false,
     },
   };
@@ -297,6 +307,23 @@ export function blogPostPageMeta(publicUrl: string, post: BlogPost): PageMeta {
     image,
     jsonLd: [jsonLd],
     extraOg: [['article:published_time', post.publishedAt]],
+  };
+}
+
+/**
+ * DESIGN "Tickets and the door": a ticket page is personal. The HTML names nothing of the
+ * ticket (no event, no holder; link previews of a forwarded link show none of it), has no
+ * canonical URL and no JSON-LD, and asks not to be indexed.
+ */
+export function ticketPageMeta(): PageMeta {
+  return {
+    title: `Dein Ticket | ${SITE_NAME}`,
+    description: 'Dein Ticket für ein Event von After Work Hamburg, mit QR-Code für den Einlass.',
+    canonical: null,
+    noindex: true,
+    ogType: 'website',
+    image: null,
+    jsonLd: [],
   };
 }
 

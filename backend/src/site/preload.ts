@@ -46,6 +46,7 @@ const STATIC_ROUTE_MODULES: Record<string, string> = {
   '/coupon-test': 'coupon-test',
   '/webhook-test': 'webhook-test',
   '/apple-pay-test': 'apple-pay-test',
+  '/mail-test': 'mail-test',
 };
 
 export function routeModuleKey(name: string): string {

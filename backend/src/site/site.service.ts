@@ -12,6 +12,7 @@ import {
   STATIC_PAGES,
   staticPageMeta,
   TEST_PAGES,
+  ticketPageMeta,
 } from './page-meta.js';
 import {
   AssetHints,
@@ -39,6 +40,11 @@ const HTML_HEADERS = {
 };
 
 const API_PRODUCTS = '/api/woocommerce/products';
+
+/** A compact JWS: base64url parts joined by dots (DESIGN "Tickets and the door"). */
+const TICKET_TOKEN = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
+/** Far above a real token (about 150 characters); longer paths are not tickets. */
+const MAX_TICKET_TOKEN = 2048;
 
 /** API GETs the loaders of static pages issue, preloaded with the HTML. */
 const STATIC_PAGE_DATA: Record<string, string[]> = {
@@ -229,6 +235,22 @@ export class SiteService {
             )
           : this.html(404, notFoundPageMeta());
       }
+      const ticket = /^\/tickets\/([^/]+)$/.exec(path);
+      if (ticket) {
+        // The token is checked by the tickets API, which the page calls: the site never
+        // reads the ticket store (it may run in another process, MODULES), so any
+        // well-formed token gets the page and an unknown one its German not-found state.
+        const token = decodeSegment(ticket[1]!);
+        return token && token.length <= MAX_TICKET_TOKEN && TICKET_TOKEN.test(token)
+          ? this.spaPage(
+              path,
+              ticketPageMeta(),
+              this.preloads(routeModuleKey('ticket'), [
+                `/api/tickets/${encodeURIComponent(token)}`,
+              ]),
+            )
+          : this.html(404, notFoundPageMeta());
+      }
       const post = /^\/blog\/([^/]+)$/.exec(path);
       if (post) {
         const slug = decodeSegment(post[1]!);
@@ -261,6 +283,8 @@ export class SiteService {
       ...TEST_PAGES.map((p) => `Disallow: ${p}`),
       'Disallow: /checkout',
       'Disallow: /success',
+      // Personal pages: a ticket's address is its signed token.
+      'Disallow: /tickets/',
       '',
       `Sitemap: ${this.config.publicUrl}/sitemap.xml`,
       '',

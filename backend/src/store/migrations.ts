@@ -152,6 +152,63 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // DESIGN "Tickets and the door": tickets, the embedded signing key (settings) and the
+    // embedded mailbox. One ticket per (order line, seat): issuing twice inserts nothing.
+    '2026-11-25-001-tickets-mail': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('tickets')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('order_id', 'text', (c) => c.notNull().references('orders.id'))
+          .addColumn('line_position', 'integer', (c) => c.notNull())
+          .addColumn('seat', 'integer', (c) => c.notNull())
+          .addColumn('seats', 'integer', (c) => c.notNull())
+          .addColumn('event_id', 'integer', (c) => c.notNull())
+          .addColumn('variation_id', 'integer')
+          .addColumn('event_name', 'text', (c) => c.notNull())
+          .addColumn('event_slug', 'text')
+          .addColumn('starts_at', 'text')
+          .addColumn('venue', 'text')
+          .addColumn('tier', 'text')
+          .addColumn('holder', 'text')
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('issued_at', 'bigint', (c) => c.notNull())
+          .addColumn('revoked_at', 'bigint')
+          .addUniqueConstraint('tickets_seat_uq', ['order_id', 'line_position', 'seat'])
+          .execute();
+        // The door downloads an event's tickets.
+        await db.schema.createIndex('tickets_event_idx').on('tickets').column('event_id').execute();
+
+        await db.schema
+          .createTable('settings')
+          .addColumn('key', 'text', (c) => c.primaryKey())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+
+        await db.schema
+          .createTable('mails')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('to_address', 'text', (c) => c.notNull())
+          .addColumn('from_address', 'text', (c) => c.notNull())
+          .addColumn('subject', 'text', (c) => c.notNull())
+          .addColumn('html', 'text', (c) => c.notNull())
+          .addColumn('text', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('mails_created_idx').on('mails').column('created_at').execute();
+        await db.schema
+          .createTable('mail_attachments')
+          .addColumn('mail_id', 'text', (c) => c.notNull().references('mails.id'))
+          .addColumn('position', 'integer', (c) => c.notNull())
+          .addColumn('filename', 'text', (c) => c.notNull())
+          .addColumn('content_type', 'text', (c) => c.notNull())
+          .addColumn('size', 'integer', (c) => c.notNull())
+          .addColumn('content', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('mail_attachments_pk', ['mail_id', 'position'])
+          .execute();
+      },
+    },
   };
 }
 

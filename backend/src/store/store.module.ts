@@ -2,16 +2,22 @@ import { Global, Inject, Module, type OnModuleInit, type Provider } from '@nestj
 import { AppConfig } from '../config/config.js';
 import { HealthIndicators } from '../health/health-indicators.js';
 import { KyselyContactRepository } from './repositories/contact.repository.js';
+import { KyselyMailboxRepository } from './repositories/mailbox.repository.js';
 import { KyselyStore } from './repositories/kysely-store.js';
 import { KyselyOrderRepository } from './repositories/order.repository.js';
 import { KyselyOutboxRepository } from './repositories/outbox.repository.js';
+import { KyselySettingsRepository } from './repositories/settings.repository.js';
+import { KyselyTicketRepository } from './repositories/ticket.repository.js';
 import { KyselyWebhookEventRepository } from './repositories/webhook-event.repository.js';
 import { StoreDatabase } from './store.database.js';
 import {
   ContactRepository,
+  MailboxRepository,
   OrderRepository,
   OutboxRepository,
+  SettingsRepository,
   Store,
+  TicketRepository,
   WebhookEventRepository,
 } from './store.port.js';
 
@@ -20,7 +26,16 @@ function adapter<T>(port: abstract new (...args: never[]) => T, make: (store: St
   return { provide: port, inject: [StoreDatabase], useFactory: make } satisfies Provider;
 }
 
-const ports = [Store, OrderRepository, OutboxRepository, WebhookEventRepository, ContactRepository];
+const ports = [
+  Store,
+  OrderRepository,
+  OutboxRepository,
+  WebhookEventRepository,
+  ContactRepository,
+  TicketRepository,
+  SettingsRepository,
+  MailboxRepository,
+];
 
 /** Opens the store and migrates it before any controller serves a request. */
 @Global()
@@ -36,6 +51,9 @@ const ports = [Store, OrderRepository, OutboxRepository, WebhookEventRepository,
     adapter(OutboxRepository, (store) => new KyselyOutboxRepository(store.db)),
     adapter(WebhookEventRepository, (store) => new KyselyWebhookEventRepository(store.db)),
     adapter(ContactRepository, (store) => new KyselyContactRepository(store.db)),
+    adapter(TicketRepository, (store) => new KyselyTicketRepository(store.db)),
+    adapter(SettingsRepository, (store) => new KyselySettingsRepository(store.db)),
+    adapter(MailboxRepository, (store) => new KyselyMailboxRepository(store.db)),
   ],
   exports: [StoreDatabase, ...ports],
 })

@@ -1,4 +1,4 @@
-import type { OrderContext, OrderStatus } from '@awhh/machines';
+import type { OrderContext, OrderStatus, TicketStatus } from '@awhh/machines';
 
 /**
  * The store port (DESIGN "Ports and adapters": orders, reservations, webhook events,
@@ -101,7 +101,11 @@ export abstract class OrderRepository {
   }): Promise<Order[]>;
 }
 
-export type OutboxKind = 'handoff' | 'refund';
+/**
+ * `mail`: the paid order's ticket mail (DESIGN "E-mail": once per order); `resend`: the
+ * tickets of the order's e-mail address again, on the buyer's request.
+ */
+export type OutboxKind = 'handoff' | 'refund' | 'mail' | 'resend';
 
 export interface OutboxJob {
   id: number;
@@ -115,6 +119,8 @@ export interface OutboxJob {
 export abstract class OutboxRepository {
   /** Idempotent: one job per kind and order, however often the triggering event arrives. */
   abstract enqueue(kind: OutboxKind, orderId: string, now: number): Promise<void>;
+  /** As `enqueue`, and makes a finished job of this kind and order due again (a resend). */
+  abstract enqueueAgain(kind: OutboxKind, orderId: string, now: number): Promise<void>;
   /** Takes one due job for `owner` until `now + leaseMs`; another process's lapsed lease is taken over. */
   abstract lease(owner: string, now: number, leaseMs: number): Promise<OutboxJob | undefined>;
   abstract complete(jobId: number, now: number): Promise<void>;
@@ -144,11 +150,88 @@ export abstract class ContactRepository {
   ): Promise<void>;
 }
 
+/** A seat as the paid transition issues it (DESIGN "Tickets and the door"). */
+export interface NewTicket {
+  id: string;
+  orderId: string;
+  linePosition: number;
+  seat: number;
+  seats: number;
+  eventId: number;
+  variationId: number | null;
+  eventName: string;
+  eventSlug: string | null;
+  /** ISO 8601. */
+  startsAt: string | null;
+  venue: string | null;
+  tier: string | null;
+  holder: string | null;
+}
+
+export interface StoredTicket extends NewTicket {
+  status: TicketStatus;
+  issuedAt: number;
+  revokedAt: number | null;
+}
+
+export abstract class TicketRepository {
+  /** Inserts the seats; a seat already issued (same order line and seat) is left as it is. */
+  abstract issue(tickets: readonly NewTicket[], now: number): Promise<void>;
+  abstract find(id: string): Promise<StoredTicket | undefined>;
+  /** In the order's line and seat order. */
+  abstract forOrder(orderId: string): Promise<StoredTicket[]>;
+  /** Valid tickets of orders bought with this e-mail address (any case), newest order first. */
+  abstract validForEmail(email: string): Promise<StoredTicket[]>;
+  /** The order's valid tickets become revoked; returns how many changed. */
+  abstract revokeForOrder(orderId: string, now: number): Promise<number>;
+}
+
+/** Values made once and shared by every process: the first writer wins, everyone reads its value. */
+export abstract class SettingsRepository {
+  abstract get(key: string): Promise<string | undefined>;
+  /** Stores `value` unless the key exists; returns the value stored under the key either way. */
+  abstract putIfAbsent(key: string, value: string, now: number): Promise<string>;
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+export interface StoredMailSummary {
+  id: string;
+  to: string;
+  subject: string;
+  createdAt: number;
+  attachments: { filename: string; contentType: string; size: number }[];
+}
+
+export interface StoredMail extends StoredMailSummary {
+  from: string;
+  html: string;
+  text: string;
+}
+
+/** The embedded mailbox of /mail-test (DESIGN "E-mail"). */
+export abstract class MailboxRepository {
+  /** Idempotent by id: a mail stored twice is kept once. */
+  abstract add(
+    mail: Omit<StoredMail, 'attachments' | 'createdAt'> & { attachments: MailAttachment[] },
+    now: number,
+  ): Promise<void>;
+  /** Newest first. */
+  abstract list(limit: number): Promise<StoredMailSummary[]>;
+  abstract find(id: string): Promise<StoredMail | undefined>;
+  abstract attachment(id: string, index: number): Promise<MailAttachment | undefined>;
+}
+
 /** The repositories bound to one write transaction. */
 export interface StoreTransaction {
   orders: OrderRepository;
   outbox: OutboxRepository;
   webhookEvents: WebhookEventRepository;
+  tickets: TicketRepository;
 }
 
 export abstract class Store {

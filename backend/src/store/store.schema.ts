@@ -90,6 +90,59 @@ export interface ContactMessagesTable {
   created_at: number;
 }
 
+/** DESIGN "Tickets and the door": one row per event seat of a paid order. */
+export interface TicketsTable {
+  /** Short on purpose: it travels in the signed token inside the QR code. */
+  id: string;
+  order_id: string;
+  /** The order line the seat belongs to (`order_lines.position`). */
+  line_position: number;
+  seat: number;
+  seats: number;
+  event_id: number;
+  variation_id: number | null;
+  /** The event as the catalog described it at issue time. */
+  event_name: string;
+  event_slug: string | null;
+  /** ISO 8601, or null when the catalog had no date. */
+  starts_at: string | null;
+  venue: string | null;
+  tier: string | null;
+  holder: string | null;
+  /** `valid` or `revoked` (TicketStatus in machines/). */
+  status: string;
+  issued_at: number;
+  revoked_at: number | null;
+}
+
+/** Values generated once and shared by every process (the embedded ticket signing key). */
+export interface SettingsTable {
+  key: string;
+  value: string;
+  created_at: number;
+}
+
+/** The embedded mailbox (DESIGN "E-mail": mails kept in the store, shown on /mail-test). */
+export interface MailsTable {
+  id: string;
+  to_address: string;
+  from_address: string;
+  subject: string;
+  html: string;
+  text: string;
+  created_at: number;
+}
+
+export interface MailAttachmentsTable {
+  mail_id: string;
+  position: number;
+  filename: string;
+  content_type: string;
+  size: number;
+  /** Base64: one column type for SQLite and PostgreSQL. */
+  content: string;
+}
+
 export interface StoreSchema {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
@@ -98,4 +151,8 @@ export interface StoreSchema {
   webhook_events: WebhookEventsTable;
   outbox: OutboxTable;
   contact_messages: ContactMessagesTable;
+  tickets: TicketsTable;
+  settings: SettingsTable;
+  mails: MailsTable;
+  mail_attachments: MailAttachmentsTable;
 }

@@ -23,6 +23,7 @@ import {
   postCheckout,
   PUBLIC_URL,
   resetStore,
+  settleOutbox,
   signedDelivery,
   waitFor,
 } from './support/checkout-test-app.js';
@@ -116,6 +117,7 @@ describe.each(DATABASES)('buyer details reach the order and WooCommerce (%s)', (
     await db.drop();
   });
   afterEach(async () => {
+    if (app) await settleOutbox(app);
     await app?.close();
     app = null;
   });

@@ -83,6 +83,7 @@ describe.each(DATABASES)('capacity and order hand-off (%s)', (kind) => {
       .get(StoreDatabase)
       .db.selectFrom('outbox')
       .selectAll()
+      .where('kind', '=', 'handoff')
       .executeTakeFirstOrThrow();
     expect(job.done_at).toBeNull();
     expect(job.last_error).toMatch(/503/);

@@ -17,6 +17,8 @@ type Fixture = ReturnType<typeof newOrderService>;
 const reservationsOf = (f: Fixture, orderId: string) =>
   f.data.reservations.filter((r) => r.orderId === orderId);
 const jobsOf = (f: Fixture, orderId: string) => f.data.outbox.filter((j) => j.orderId === orderId);
+const handOffOf = (f: Fixture, orderId: string) =>
+  jobsOf(f, orderId).find((j) => j.kind === 'handoff')!;
 const stored = (f: Fixture, orderId: string) => f.data.orders.get(orderId)!;
 
 /** Lets the order's reservation run out, as 31 minutes without an expiry event would. */
@@ -56,7 +58,8 @@ describe('OrderService.place (DESIGN "Capacity")', () => {
     expect(order).toMatchObject({ status: 'paid', provider: 'none', sessionId: order.id });
     expect(order.paidAt).not.toBeNull();
     expect(reservationsOf(f, order.id)[0]!.expiresAt).toBe(HELD_UNTIL);
-    expect(jobsOf(f, order.id)).toMatchObject([{ kind: 'handoff' }]);
+    // DESIGN "E-mail": the ticket mail is queued by the same paid transition.
+    expect(jobsOf(f, order.id)).toMatchObject([{ kind: 'mail' }, { kind: 'handoff' }]);
     expect(f.wakes()).toBe(1);
   });
 
@@ -99,10 +102,12 @@ describe('OrderService.receive (DESIGN "Webhook")', () => {
     });
     expect(stored(f, order.id).paidAt).not.toBeNull();
     expect(reservationsOf(f, order.id)[0]!.expiresAt).toBe(HELD_UNTIL);
-    expect(jobsOf(f, order.id)).toMatchObject([{ kind: 'handoff' }]);
+    // DESIGN "E-mail": the ticket mail is queued by the same paid transition.
+    expect(jobsOf(f, order.id)).toMatchObject([{ kind: 'mail' }, { kind: 'handoff' }]);
     expect(f.wakes()).toBe(1);
-    // A held reservation needs no stock: the catalog was not asked.
-    expect(f.catalog.productReads).toBe(0);
+    // A held reservation needs no current stock: the catalog was read once, into the
+    // cache, for the tickets' event details.
+    expect(f.catalog.productReads).toBe(1);
   });
 
   it('a repeated delivery is a duplicate, another event for the same payment changes nothing', async () => {
@@ -115,7 +120,7 @@ describe('OrderService.receive (DESIGN "Webhook")', () => {
       'unchanged',
     );
     expect(await f.sut.receive(delivery(paymentEvent(order, 'session.expired')))).toBe('unchanged');
-    expect(jobsOf(f, order.id)).toHaveLength(1);
+    expect(jobsOf(f, order.id)).toHaveLength(2);
     expect(f.data.webhookEvents.get('evt_once')).toMatchObject({ outcome: 'paid' });
   });
 
@@ -175,7 +180,8 @@ describe('OrderService: late payments (DESIGN "Capacity")', () => {
       released: false,
       expiresAt: HELD_UNTIL,
     });
-    expect(jobsOf(f, order.id)).toMatchObject([{ kind: 'handoff' }]);
+    // DESIGN "E-mail": the ticket mail is queued by the same paid transition.
+    expect(jobsOf(f, order.id)).toMatchObject([{ kind: 'mail' }, { kind: 'handoff' }]);
     expect(f.catalog.productReads).toBe(1);
   });
 
@@ -259,10 +265,10 @@ describe('OrderService.reconcile (DESIGN "The order\'s life")', () => {
     f.payments.sessions.set(order.sessionId!, paymentEvent(order, 'payment.succeeded'));
     const now = await f.sut.reconcile(order);
     expect(now.status).toBe('paid');
-    expect(jobsOf(f, order.id)).toHaveLength(1);
+    expect(jobsOf(f, order.id)).toHaveLength(2);
     // Again (a second process, the next sweep): nothing more.
     expect((await f.sut.reconcile(order)).status).toBe('paid');
-    expect(jobsOf(f, order.id)).toHaveLength(1);
+    expect(jobsOf(f, order.id)).toHaveLength(2);
     expect(f.data.webhookEvents.size).toBe(0);
   });
 
@@ -291,7 +297,7 @@ describe('OrderService: outcomes from the outbox', () => {
     const f = newOrderService();
     const order = await openOrder(f);
     await f.sut.receive(delivery(paymentEvent(order, 'payment.succeeded')));
-    const job = { ...jobsOf(f, order.id)[0]! };
+    const job = { ...handOffOf(f, order.id) };
     const before = Date.now();
     await f.sut.recordHandOff(job, '4711');
     expect(stored(f, order.id)).toMatchObject({
@@ -301,7 +307,7 @@ describe('OrderService: outcomes from the outbox', () => {
     const settledUntil = reservationsOf(f, order.id)[0]!.expiresAt;
     expect(settledUntil).toBeGreaterThanOrEqual(before + f.config.catalogTtlSeconds * 1000);
     expect(settledUntil).toBeLessThan(HELD_UNTIL);
-    expect(jobsOf(f, order.id)[0]!.doneAt).not.toBeNull();
+    expect(handOffOf(f, order.id).doneAt).not.toBeNull();
     // A job run twice (its lease ran out) changes nothing more.
     await f.sut.recordHandOff(job, '4712');
     expect(stored(f, order.id).context.catalogOrderId).toBe('4711');
@@ -327,5 +333,53 @@ describe('OrderService: outcomes from the outbox', () => {
     const paid = await openOrder(f);
     await f.sut.receive(delivery(paymentEvent(paid, 'payment.succeeded')));
     expect((await f.sut.cancel(paid.id))?.status).toBe('paid');
+  });
+});
+
+describe('OrderService: tickets (DESIGN "Tickets and the door")', () => {
+  it('the paid transition issues one ticket per event seat and queues the mail, in its transaction; never twice', async () => {
+    const f = newOrderService();
+    const order = await openOrder(f, [
+      draftLine({ quantity: 3 }),
+      draftLine({ productId: 102, productKey: 102, stock: null, quantity: 1, name: 'Tasche' }),
+    ]);
+    await f.sut.receive(
+      delivery(paymentEvent(order, 'payment.succeeded', { name: 'Karla Kundin' })),
+    );
+    await f.sut.receive(delivery(paymentEvent(order, 'payment.succeeded')));
+    await f.sut.reconcile(stored(f, order.id));
+    const tickets = f.data.tickets.filter((t) => t.orderId === order.id);
+    expect(tickets.map((t) => [t.eventId, t.seat, t.seats, t.holder, t.status])).toEqual([
+      [101, 1, 3, 'Karla Kundin', 'valid'],
+      [101, 2, 3, 'Karla Kundin', 'valid'],
+      [101, 3, 3, 'Karla Kundin', 'valid'],
+    ]);
+    expect(jobsOf(f, order.id).filter((j) => j.kind === 'mail')).toHaveLength(1);
+  });
+
+  it('a transaction that fails after issuing leaves no tickets behind', async () => {
+    const f = newOrderService();
+    const order = await openOrder(f);
+    const enqueue = f.store.outbox.enqueue.bind(f.store.outbox);
+    f.store.outbox.enqueue = async (kind, orderId, now) => {
+      if (kind === 'handoff') throw new Error('disk full');
+      return enqueue(kind, orderId, now);
+    };
+    await expect(f.sut.receive(delivery(paymentEvent(order, 'payment.succeeded')))).rejects.toThrow(
+      'disk full',
+    );
+    expect(f.data.tickets).toEqual([]);
+    expect(stored(f, order.id).status).toBe('open');
+  });
+
+  it('the catalog unreachable and never read: the payment is refused for now, nothing issued', async () => {
+    const f = newOrderService();
+    const order = await openOrder(f);
+    f.catalog.down = true;
+    await expect(
+      f.sut.receive(delivery(paymentEvent(order, 'payment.succeeded'))),
+    ).rejects.toThrow();
+    expect(f.data.tickets).toEqual([]);
+    expect(stored(f, order.id).status).toBe('open');
   });
 });

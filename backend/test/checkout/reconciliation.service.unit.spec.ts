@@ -42,7 +42,10 @@ describe('ReconciliationService.sweep', () => {
     expect(f.payments.retrieved).toEqual([old.sessionId]);
     expect(f.data.orders.get(old.id)!.status).toBe('paid');
     expect(f.data.orders.get(fresh.id)!.status).toBe('open');
-    expect(f.data.outbox).toMatchObject([{ kind: 'handoff', orderId: old.id }]);
+    expect(f.data.outbox).toMatchObject([
+      { kind: 'mail', orderId: old.id },
+      { kind: 'handoff', orderId: old.id },
+    ]);
   });
 
   it('an async payment still processing is asked about too, and its failure frees the places', async () => {

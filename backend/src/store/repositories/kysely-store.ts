@@ -2,6 +2,7 @@ import type { StoreDatabase } from '../store.database.js';
 import { Store, type StoreTransaction } from '../store.port.js';
 import { KyselyOrderRepository } from './order.repository.js';
 import { KyselyOutboxRepository } from './outbox.repository.js';
+import { KyselyTicketRepository } from './ticket.repository.js';
 import { KyselyWebhookEventRepository } from './webhook-event.repository.js';
 
 /** Write transactions over the store's database, with every repository bound to them. */
@@ -16,6 +17,7 @@ export class KyselyStore extends Store {
         orders: new KyselyOrderRepository(trx, this.database.kind),
         outbox: new KyselyOutboxRepository(trx),
         webhookEvents: new KyselyWebhookEventRepository(trx),
+        tickets: new KyselyTicketRepository(trx),
       }),
     );
   }

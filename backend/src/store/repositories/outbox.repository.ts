@@ -18,6 +18,20 @@ export class KyselyOutboxRepository extends OutboxRepository {
       .execute();
   }
 
+  async enqueueAgain(kind: OutboxKind, orderId: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('outbox')
+      .values({ kind, order_id: orderId, attempts: 0, next_attempt_at: now, created_at: now })
+      .onConflict((oc) =>
+        oc
+          .columns(['kind', 'order_id'])
+          .doUpdateSet({ done_at: null, attempts: 0, next_attempt_at: now, last_error: null })
+          // A job still due or running sends the current tickets anyway.
+          .where('outbox.done_at', 'is not', null),
+      )
+      .execute();
+  }
+
   /** A conditional update decides between competing processes. */
   async lease(owner: string, now: number, leaseMs: number): Promise<OutboxJob | undefined> {
     const due = await this.db
@@ -27,6 +41,8 @@ export class KyselyOutboxRepository extends OutboxRepository {
       .where('next_attempt_at', '<=', now)
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
       .orderBy('next_attempt_at')
+      // Jobs of one transition in the order it queued them: the ticket mail before the hand-off.
+      .orderBy('id')
       .limit(LEASE_CANDIDATES)
       .execute();
     for (const { id } of due) {

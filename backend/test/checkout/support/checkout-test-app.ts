@@ -147,6 +147,9 @@ function coupon(
 export async function resetStore(app: NestFastifyApplication): Promise<void> {
   const { db } = app.get(StoreDatabase);
   for (const table of [
+    'mail_attachments',
+    'mails',
+    'tickets',
     'outbox',
     'reservations',
     'order_lines',
@@ -157,6 +160,19 @@ export async function resetStore(app: NestFastifyApplication): Promise<void> {
   ] as const) {
     await db.deleteFrom(table).execute();
   }
+}
+
+/**
+ * Waits until every outbox job is done (the catalog must be up), so a paid order's mail or
+ * hand-off does not run in the next test's app, after that test emptied the store.
+ */
+export async function settleOutbox(app: NestFastifyApplication, timeoutMs = 10_000): Promise<void> {
+  const { db } = app.get(StoreDatabase);
+  await waitFor(
+    async () =>
+      !(await db.selectFrom('outbox').select('id').where('done_at', 'is', null).executeTakeFirst()),
+    timeoutMs,
+  );
 }
 
 /** Short timings so retries and expiry happen within a test. */
@@ -177,6 +193,8 @@ export interface TestAppOptions {
   /** Stripe mode against a fake Stripe server; the test provider otherwise. */
   stripeApiBase?: string;
   options?: CheckoutOptions;
+  /** More environment (SMTP_URL, MAIL_FROM, TICKET_SIGNING_KEY). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The Nest app as createApp builds it (configureApp), with the catalog and timings replaced. */
@@ -188,6 +206,7 @@ export async function createTestApp(setup: TestAppOptions): Promise<NestFastifyA
     LOG_LEVEL: 'error',
     MODULES: 'checkout',
     CATALOG_TTL_SECONDS: '0',
+    ...setup.env,
   };
   if (setup.stripeApiBase) {
     env.STRIPE_SECRET_KEY = 'sk_test_checkout_suite';

@@ -9,9 +9,12 @@ import {
   type OutboxKind,
   OutboxRepository,
   type RecordedEvent,
+  type NewTicket,
   type Reservation,
   Store,
+  type StoredTicket,
   type StoreTransaction,
+  TicketRepository,
   WebhookEventRepository,
 } from '../../../src/store/store.port.js';
 
@@ -37,6 +40,7 @@ export class StoreData {
   outbox: StoredJob[] = [];
   webhookEvents = new Map<string, RecordedEvent>();
   contacts: { name: string; email: string; message: string; createdAt: number }[] = [];
+  tickets: StoredTicket[] = [];
   /** Stock units whose capacity lock was taken, in order. */
   capacityLocks: number[][] = [];
 
@@ -177,6 +181,14 @@ export class InMemoryOutboxRepository extends OutboxRepository {
     });
   }
 
+  async enqueueAgain(kind: OutboxKind, orderId: string, now: number): Promise<void> {
+    const job = this.data.outbox.find((j) => j.kind === kind && j.orderId === orderId);
+    if (!job) return this.enqueue(kind, orderId, now);
+    if (job.doneAt !== null) {
+      Object.assign(job, { doneAt: null, attempts: 0, nextAttemptAt: now, lastError: null });
+    }
+  }
+
   async lease(owner: string, now: number, leaseMs: number): Promise<OutboxJob | undefined> {
     const job = this.data.outbox
       .filter(
@@ -236,6 +248,55 @@ export class InMemoryWebhookEventRepository extends WebhookEventRepository {
   }
 }
 
+export class InMemoryTicketRepository extends TicketRepository {
+  constructor(private readonly data: StoreData) {
+    super();
+  }
+
+  async issue(tickets: readonly NewTicket[], now: number): Promise<void> {
+    for (const t of tickets) {
+      const taken = this.data.tickets.some(
+        (s) => s.orderId === t.orderId && s.linePosition === t.linePosition && s.seat === t.seat,
+      );
+      if (!taken) this.data.tickets.push({ ...t, status: 'valid', issuedAt: now, revokedAt: null });
+    }
+  }
+
+  async find(id: string): Promise<StoredTicket | undefined> {
+    const found = this.data.tickets.find((t) => t.id === id);
+    return found ? structuredClone(found) : undefined;
+  }
+
+  async forOrder(orderId: string): Promise<StoredTicket[]> {
+    return this.data.tickets
+      .filter((t) => t.orderId === orderId)
+      .sort((a, b) => a.linePosition - b.linePosition || a.seat - b.seat)
+      .map((t) => structuredClone(t));
+  }
+
+  async validForEmail(email: string): Promise<StoredTicket[]> {
+    const wanted = email.trim().toLowerCase();
+    const orders = [...this.data.orders.values()]
+      .filter((o) => o.context.email?.toLowerCase() === wanted)
+      .sort((a, b) => b.createdAt - a.createdAt);
+    return orders.flatMap((o) =>
+      this.data.tickets
+        .filter((t) => t.orderId === o.id && t.status === 'valid')
+        .map((t) => structuredClone(t)),
+    );
+  }
+
+  async revokeForOrder(orderId: string, now: number): Promise<number> {
+    let changed = 0;
+    for (const t of this.data.tickets) {
+      if (t.orderId !== orderId || t.status !== 'valid') continue;
+      Object.assign(t, { status: 'revoked', revokedAt: now });
+      changed += 1;
+    }
+    return changed;
+  }
+}
+
 export class InMemoryContactRepository extends ContactRepository {
   constructor(private readonly data: StoreData) {
     super();
@@ -255,6 +316,7 @@ export class InMemoryStore extends Store {
   readonly outbox: InMemoryOutboxRepository;
   readonly webhookEvents: InMemoryWebhookEventRepository;
   readonly contacts: InMemoryContactRepository;
+  readonly tickets: InMemoryTicketRepository;
   /** Transactions begun, committed or not. */
   transactions = 0;
   private queue: Promise<unknown> = Promise.resolve();
@@ -265,6 +327,7 @@ export class InMemoryStore extends Store {
     this.outbox = new InMemoryOutboxRepository(data);
     this.webhookEvents = new InMemoryWebhookEventRepository(data);
     this.contacts = new InMemoryContactRepository(data);
+    this.tickets = new InMemoryTicketRepository(data);
   }
 
   write<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {

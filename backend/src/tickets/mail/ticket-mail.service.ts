@@ -1,0 +1,170 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CalendarService } from '../../calendar/calendar.service.js';
+import { absoluteUrl } from '../../site/page-meta.js';
+import { AppConfig } from '../../config/config.js';
+import {
+  type MailAttachment,
+  type Order,
+  OrderRepository,
+  TicketRepository,
+} from '../../store/store.port.js';
+import { type PdfTicket, renderTicketsPdf } from '../ticket-pdf.js';
+import { ticketFilename, TicketService } from '../ticket.service.js';
+import { MailPort, type OutgoingMail } from './mail.port.js';
+import {
+  type MailTicket,
+  renderTicketMail,
+  type TicketMailContent,
+} from './ticket-mail.templates.js';
+
+export type MailOutcome = 'sent' | 'no-address' | 'no-tickets';
+
+/**
+ * The ticket mail (DESIGN "E-mail"): German HTML and text, the order summary, one PDF per
+ * ticket, one .ics per event and the ticket pages' links. The outbox calls it once per
+ * paid order and for a resend; a throw leaves the job to be retried.
+ */
+@Injectable()
+export class TicketMailService {
+  private readonly logger = new Logger('Mail');
+
+  constructor(
+    @Inject(AppConfig) private readonly config: AppConfig,
+    @Inject(OrderRepository) private readonly orders: OrderRepository,
+    @Inject(TicketRepository) private readonly ticketStore: TicketRepository,
+    @Inject(TicketService) private readonly tickets: TicketService,
+    @Inject(CalendarService) private readonly calendar: CalendarService,
+    @Inject(MailPort) private readonly mail: MailPort,
+  ) {}
+
+  /** The paid order's confirmation with its tickets. */
+  async sendOrderMail(orderId: string): Promise<MailOutcome> {
+    const order = await this.order(orderId);
+    const to = order.context.email;
+    if (!to) return 'no-address';
+    const orderNumber = order.context.catalogOrderId;
+    const tickets = (await this.tickets.forOrder(order.id, orderNumber)).filter(
+      (t) => t.ticket.status === 'valid',
+    );
+    const lines = await this.orders.lines(order.id);
+    await this.send(`order-${order.id}`, to, tickets, {
+      kind: 'order',
+      buyerName: order.context.buyerName,
+      orderNumber,
+      summary: {
+        lines: lines.map((l) => ({ name: l.name, quantity: l.quantity, unitAmount: l.unitAmount })),
+        subtotal: order.context.subtotal,
+        discount: order.context.discount,
+        total: order.context.total,
+        couponCode: order.couponEntered ?? order.couponCode,
+      },
+    });
+    this.logger.log({ msg: 'ticket mail sent', orderId: order.id, tickets: tickets.length });
+    return 'sent';
+  }
+
+  /**
+   * POST /api/tickets/resend: every valid ticket bought with the address of this order
+   * (DESIGN "Tickets and the door"), in one mail.
+   */
+  async sendResend(orderId: string): Promise<MailOutcome> {
+    const order = await this.order(orderId);
+    const to = order.context.email;
+    if (!to) return 'no-address';
+    const stored = await this.ticketStore.validForEmail(to);
+    if (stored.length === 0) return 'no-tickets';
+    const numbers = new Map<string, string | null>();
+    for (const orderId of new Set(stored.map((t) => t.orderId))) {
+      numbers.set(
+        orderId,
+        (await this.orders.find({ id: orderId }))?.context.catalogOrderId ?? null,
+      );
+    }
+    const tickets = await this.tickets.withTokens(stored, (t) => numbers.get(t.orderId) ?? null);
+    await this.send(`resend-${order.id}-${Date.now()}`, to, tickets, {
+      kind: 'resend',
+      buyerName: order.context.buyerName,
+      orderNumber: null,
+      summary: null,
+    });
+    this.logger.log({ msg: 'tickets sent again', orderId: order.id, tickets: tickets.length });
+    return 'sent';
+  }
+
+  private async send(
+    id: string,
+    to: string,
+    tickets: readonly PdfTicket[],
+    content: Omit<TicketMailContent, 'tickets' | 'publicUrl'>,
+  ): Promise<void> {
+    const rendered = renderTicketMail({
+      ...content,
+      tickets: tickets.map(({ ticket }): MailTicket => ({
+        eventName: ticket.eventName,
+        tier: ticket.tier,
+        seat: ticket.seat,
+        seats: ticket.seats,
+        startsAt: ticket.startsAt,
+        venue: ticket.venue,
+        url: this.ticketUrl(ticket.token),
+      })),
+      publicUrl: this.config.publicUrl,
+    });
+    const mail: OutgoingMail = {
+      id,
+      to,
+      ...rendered,
+      attachments: [...(await this.pdfs(tickets)), ...this.calendars(tickets)],
+    };
+    await this.mail.send(mail);
+  }
+
+  /** One PDF per ticket, so each guest can be forwarded their own. */
+  private async pdfs(tickets: readonly PdfTicket[]): Promise<MailAttachment[]> {
+    const attachments: MailAttachment[] = [];
+    for (const t of tickets) {
+      attachments.push({
+        filename: ticketFilename(t.ticket),
+        contentType: 'application/pdf',
+        content: await renderTicketsPdf([t]),
+      });
+    }
+    return attachments;
+  }
+
+  /** One calendar file per event, built from the ticket's record of the event. */
+  private calendars(tickets: readonly PdfTicket[]): MailAttachment[] {
+    const byEvent = new Map<number, PdfTicket['ticket']>();
+    for (const { ticket } of tickets)
+      if (!byEvent.has(ticket.eventId)) byEvent.set(ticket.eventId, ticket);
+    const attachments: MailAttachment[] = [];
+    for (const ticket of byEvent.values()) {
+      const ics = this.calendar.eventCalendar({
+        id: ticket.eventId,
+        slug: ticket.eventSlug ?? String(ticket.eventId),
+        name: ticket.eventName,
+        startsAt: ticket.startsAt,
+        venue: ticket.venue,
+        descriptionHtml: '',
+        shortDescription: `Dein Ticket: ${this.ticketUrl(ticket.token)}`,
+      });
+      if (!ics) continue;
+      attachments.push({
+        filename: `${(ticket.eventSlug ?? `event-${ticket.eventId}`).replace(/[^\w-]+/g, '-').slice(0, 60)}.ics`,
+        contentType: 'text/calendar; charset=utf-8',
+        content: Buffer.from(ics, 'utf8'),
+      });
+    }
+    return attachments;
+  }
+
+  private ticketUrl(token: string): string {
+    return absoluteUrl(this.config.publicUrl, `/tickets/${token}`);
+  }
+
+  private async order(orderId: string): Promise<Order> {
+    const order = await this.orders.find({ id: orderId });
+    if (!order) throw new Error(`order ${orderId} not found`);
+    return order;
+  }
+}

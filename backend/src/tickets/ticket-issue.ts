@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { isEventProduct, resolveEventDate, variantLabel, venueOf } from '@awhh/machines';
+import type { CatalogProduct } from '../catalog/catalog.port.js';
+import type { NewTicket, OrderLine } from '../store/store.port.js';
+
+/**
+ * A ticket id: 9 random bytes, 12 characters. Short because it travels in the signed
+ * token inside the QR code; the signature, not the id, makes a ticket unforgeable.
+ */
+export function newTicketId(): string {
+  return `t${randomBytes(9).toString('base64url')}`;
+}
+
+export interface TicketIssue {
+  orderId: string;
+  holder: string | null;
+  /** In `position` order, as the order repository returns them. */
+  lines: readonly OrderLine[];
+  products: readonly CatalogProduct[];
+  newId?: () => string;
+}
+
+/**
+ * DESIGN "Tickets and the door": one ticket per event seat of a paid order (quantity 3 →
+ * seats 1, 2, 3 of 3); merch lines get none. The event's name, date, venue and tier are
+ * captured now, so a later change in the catalog does not rewrite a ticket already sold.
+ * A line whose product the catalog no longer lists cannot be told apart from merch and
+ * gets none (the caller logs it).
+ */
+export function ticketsFor(issue: TicketIssue): { tickets: NewTicket[]; unknown: number[] } {
+  const newId = issue.newId ?? newTicketId;
+  const tickets: NewTicket[] = [];
+  const unknown: number[] = [];
+  issue.lines.forEach((line, position) => {
+    const product = issue.products.find((p) => p.id === line.productId);
+    if (!product) {
+      unknown.push(line.productId);
+      return;
+    }
+    if (!isEventProduct(product)) return;
+    const variation =
+      line.variationId === null ? null : product.variants?.find((v) => v.id === line.variationId);
+    const tier = variation ? variantLabel(variation.attributes) || null : null;
+    const startsAt = resolveEventDate(product)?.date.toISOString() ?? null;
+    const slug =
+      typeof product.slug === 'string' && product.slug.trim() ? product.slug.trim() : null;
+    for (let seat = 1; seat <= line.quantity; seat += 1) {
+      tickets.push({
+        id: newId(),
+        orderId: issue.orderId,
+        linePosition: position,
+        seat,
+        seats: line.quantity,
+        eventId: product.id,
+        variationId: line.variationId,
+        eventName: product.name,
+        eventSlug: slug,
+        startsAt,
+        venue: venueOf(product),
+        tier,
+        holder: issue.holder,
+      });
+    }
+  });
+  return { tickets, unknown };
+}
