@@ -82,7 +82,7 @@ describe('purchase', () => {
       .getByRole('heading', { name: 'Danke für deine Bestellung!' })
       .waitFor({ timeout: 20_000 });
     const main = page.getByRole('main');
-    await main.getByText(next.name).waitFor();
+    await main.getByText(next.name, { exact: true }).waitFor();
     await main.getByText(formatCents(totals.total), { exact: true }).waitFor();
     await main.getByText('Gutschein AFTERWORK10').waitFor();
 

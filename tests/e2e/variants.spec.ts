@@ -61,7 +61,7 @@ describe('tiers and sizes', () => {
 
     await payFromCart(page);
     const main = page.getByRole('main');
-    await main.getByText(`${EVENT} – VIP`).waitFor();
+    await main.getByText(`${EVENT} – VIP`, { exact: true }).waitFor();
     await main.getByText(formatCents(9800), { exact: true }).first().waitFor();
 
     expect(errors).toEqual([]);
@@ -122,7 +122,7 @@ describe('tiers and sizes', () => {
     await page.getByText(/AWHH T-Shirt – L wurde in den Warenkorb gelegt/).waitFor();
 
     await payFromCart(page);
-    await page.getByRole('main').getByText('AWHH T-Shirt – L').waitFor();
+    await page.getByRole('main').getByText('AWHH T-Shirt – L', { exact: true }).waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -37,6 +37,8 @@ export const routes: RouteObject[] = [
           { path: 'coupon-test', lazy: page(() => import('./routes/coupon-test')) },
           { path: 'webhook-test', lazy: page(() => import('./routes/webhook-test')) },
           { path: 'apple-pay-test', lazy: page(() => import('./routes/apple-pay-test')) },
+          { path: 'tickets/:token', lazy: page(() => import('./routes/ticket')) },
+          { path: 'mail-test', lazy: page(() => import('./routes/mail-test')) },
           {
             path: '*',
             // The loader answers first; the element only keeps the router from warning.

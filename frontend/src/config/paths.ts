@@ -17,6 +17,9 @@ export const paths = {
   // DESIGN "Everything the shop sells": every product that is not an event has a page.
   merch: (slug: string) => `/merch/${encodeURIComponent(slug)}`,
   applePayTest: '/apple-pay-test',
+  // DESIGN "Tickets and the door": the signed token is the page's address.
+  ticket: (token: string) => `/tickets/${encodeURIComponent(token)}`,
+  mailTest: '/mail-test',
 } as const;
 
 export const api = {
@@ -35,4 +38,11 @@ export const api = {
   contact: '/api/contact',
   webhookEvents: '/api/checkout/webhook/events',
   webhookTest: '/api/checkout/webhook/test',
+  ticket: (token: string) => `/api/tickets/${encodeURIComponent(token)}`,
+  ticketPdf: (token: string) => `/api/tickets/${encodeURIComponent(token)}/pdf`,
+  ticketResend: '/api/tickets/resend',
+  mailMessages: '/api/mail-test/messages',
+  mailMessage: (id: string) => `/api/mail-test/messages/${encodeURIComponent(id)}`,
+  mailAttachment: (id: string, index: number) =>
+    `/api/mail-test/messages/${encodeURIComponent(id)}/attachments/${index}`,
 } as const;

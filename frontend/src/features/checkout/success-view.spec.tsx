@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { mockFetch, renderRoutes } from '../../../test/helpers';
 import { SuccessView } from './success-view';
 
@@ -67,5 +67,72 @@ describe('SuccessView (DESIGN "/success")', () => {
     renderSuccess('cs_3');
     expect(await screen.findByText('Der Server ist gerade überlastet.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Erneut versuchen' })).toBeInTheDocument();
+  });
+
+  it("lists the paid order's tickets with links to their pages, the mail and the test mailbox", async () => {
+    const link = (seat: number, status: 'valid' | 'revoked' = 'valid') => ({
+      token: `tok.en.${seat}`,
+      status,
+      eventName: 'Sommer-Afterwork auf der MS Hamburg',
+      tier: 'VIP',
+      seat,
+      seats: 2,
+    });
+    mockFetch({
+      'GET /api/checkout/session/cs_4': {
+        body: {
+          ...paid,
+          id: 'cs_4',
+          email: 'erika@example.org',
+          tickets: [link(1), link(2, 'revoked')],
+          mailboxUrl: '/mail-test',
+        },
+      },
+    });
+    renderRoutes([
+      {
+        path: '*',
+        element: (
+          <SuccessView
+            sessionId="cs_4"
+            onPaid={jest.fn()}
+            ticketExtras={(order) => <p>Formular für {order.email}</p>}
+          />
+        ),
+      },
+    ]);
+    const section = await screen.findByRole('region', { name: 'Deine Tickets' });
+    const links = within(section).getAllByRole('link', { name: /^Dein Ticket für/ });
+    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['Dein Ticket für Sommer-Afterwork auf der MS Hamburg – VIP (1 von 2)', '/tickets/tok.en.1'],
+      ['Dein Ticket für Sommer-Afterwork auf der MS Hamburg – VIP (2 von 2)', '/tickets/tok.en.2'],
+    ]);
+    expect(within(section).getByText('– storniert')).toBeInTheDocument();
+    expect(within(section).getByText(/Deine Tickets kommen auch per E-Mail/)).toBeInTheDocument();
+    expect(within(section).getByRole('link', { name: 'Zum Testpostfach' })).toHaveAttribute(
+      'href',
+      '/mail-test',
+    );
+    expect(screen.getByText('Formular für erika@example.org')).toBeInTheDocument();
+  });
+
+  it('shows no ticket section for an order without tickets and no mailbox link outside test mode', async () => {
+    mockFetch({
+      'GET /api/checkout/session/cs_5': {
+        body: { ...paid, id: 'cs_5', tickets: [], mailboxUrl: null },
+      },
+    });
+    renderRoutes([
+      {
+        path: '*',
+        element: (
+          <SuccessView sessionId="cs_5" onPaid={jest.fn()} ticketExtras={() => <p>Formular</p>} />
+        ),
+      },
+    ]);
+    expect(await screen.findByText('Danke für deine Bestellung!')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: /Ticket/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Zum Testpostfach' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Formular')).not.toBeInTheDocument();
   });
 });

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
-import { formatCents, lineTotalCents, type OrderSummary } from '@awhh/machines';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { formatCents, lineTotalCents, type OrderSummary, type TicketLink } from '@awhh/machines';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
 import { ButtonLink } from '@/components/ui/button';
@@ -23,6 +24,56 @@ export interface SuccessViewProps {
   sessionId: string | null;
   /** DESIGN "/success": the cart is cleared only once the order is paid. */
   onPaid: () => void;
+  /** Shown below the tickets of a paid order (the route puts the resend form there). */
+  ticketExtras?: (order: OrderSummary) => ReactNode;
+}
+
+/** "Dein Ticket für Sommer-Afterwork – VIP (1 von 2)". */
+export function ticketLinkText(ticket: TicketLink): string {
+  const tier = ticket.tier ? ` – ${ticket.tier}` : '';
+  return `Dein Ticket für ${ticket.eventName}${tier} (${ticket.seat} von ${ticket.seats})`;
+}
+
+/** Only a path on this site becomes a link (the server names it; never send buyers elsewhere). */
+function sitePath(url: string | null | undefined): string | null {
+  return url && url.startsWith('/') && !url.startsWith('//') ? url : null;
+}
+
+/** DESIGN "Tickets and the door": the paid order's tickets, each with its own page. */
+function OrderTickets({ order }: { order: OrderSummary }) {
+  // Older servers send no tickets field; the schema's default is not applied in the browser.
+  const tickets = order.tickets ?? [];
+  if (tickets.length === 0) return null;
+  const mailbox = sitePath(order.mailboxUrl);
+  return (
+    <section className={styles.tickets} aria-labelledby="order-tickets">
+      <h3 id="order-tickets">{tickets.length === 1 ? 'Dein Ticket' : 'Deine Tickets'}</h3>
+      <ul className={styles.ticketList}>
+        {tickets.map((ticket) => (
+          <li key={ticket.token}>
+            <Link to={paths.ticket(ticket.token)} className={styles.ticketLink}>
+              {ticketLinkText(ticket)}
+            </Link>
+            {ticket.status === 'revoked' ? (
+              <span className={styles.revoked}> – storniert</span>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <p className={styles.hint}>
+        {tickets.length === 1 ? 'Dein Ticket kommt' : 'Deine Tickets kommen'} auch per E-Mail – als
+        PDF mit QR-Code und Kalendereintrag. Am Einlass reicht der QR-Code auf dem Handy.
+      </p>
+      {mailbox ? (
+        <div className={styles.mailbox}>
+          <p>Testmodus: Es geht keine echte Mail hinaus, sie liegt im Testpostfach.</p>
+          <ButtonLink to={mailbox} variant="secondary">
+            Zum Testpostfach
+          </ButtonLink>
+        </div>
+      ) : null}
+    </section>
+  );
 }
 
 function OrderLines({ order }: { order: OrderSummary }) {
@@ -51,7 +102,7 @@ function OrderLines({ order }: { order: OrderSummary }) {
   );
 }
 
-export function SuccessView({ sessionId, onPaid }: SuccessViewProps) {
+export function SuccessView({ sessionId, onPaid, ticketExtras }: SuccessViewProps) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const paidRef = useRef(false);
@@ -133,7 +184,9 @@ export function SuccessView({ sessionId, onPaid }: SuccessViewProps) {
           Deine Zahlung ist eingegangen.
           {order.email ? ` Die Bestätigung geht an ${order.email}.` : ''} Wir freuen uns auf dich!
         </p>
+        <OrderTickets order={order} />
         <OrderLines order={order} />
+        {(order.tickets ?? []).length > 0 ? ticketExtras?.(order) : null}
         <div className={styles.actions}>
           <ButtonLink to={paths.home}>Zur Startseite</ButtonLink>
         </div>

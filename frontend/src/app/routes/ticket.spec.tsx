@@ -1,0 +1,131 @@
+/** @jest-environment ./test/jsdom-env.cjs */
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Ticket } from '@awhh/machines';
+import { qrPath } from '@/features/tickets/ticket-qr';
+import { RESEND_DONE_TEXT } from '@/features/tickets/resend-form';
+import { mockFetch, renderRoutes } from '../../../test/helpers';
+import { Component, loader } from './ticket';
+
+// A compact JWS has the shape of the real token: three base64url parts joined by dots.
+const TOKEN = 'eyJhbGciOiJFZERTQSJ9.eyJ0IjoidGt0XzEiLCJlIjoxMDksInMiOjJ9.c2lnbmF0dXJl';
+
+const ticket: Ticket = {
+  id: 'tkt_1',
+  token: TOKEN,
+  status: 'valid',
+  eventId: 109,
+  eventName: 'Sommer-Afterwork auf der MS Hamburg',
+  eventSlug: 'sommer-afterwork-ms-hamburg',
+  startsAt: '2026-07-01T16:00:00.000Z',
+  venue: 'MS Hamburg',
+  tier: 'VIP',
+  seat: 2,
+  seats: 3,
+  holder: 'Erika Mustermann',
+  orderNumber: '1042',
+};
+
+function renderTicket(reply: { status?: number; body: unknown }, token = TOKEN) {
+  const fetchMock = mockFetch({
+    [`GET /api/tickets/${token}`]: reply,
+    'POST /api/tickets/resend': { status: 202, body: { accepted: true } },
+  });
+  renderRoutes(
+    [{ path: '/tickets/:token', loader, Component, HydrateFallback: () => null }],
+    `/tickets/${token}`,
+  );
+  return fetchMock;
+}
+
+describe('ticket page (DESIGN "Tickets and the door")', () => {
+  it('shows event, German date and time, venue, tier, holder, seat, order number and the QR code', async () => {
+    renderTicket({ body: ticket });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: ticket.eventName }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Mittwoch, 1. Juli 2026')).toBeInTheDocument();
+    expect(screen.getByText('18:00 Uhr')).toBeInTheDocument();
+    expect(screen.getByText('MS Hamburg')).toBeInTheDocument();
+    expect(screen.getByText('Erika Mustermann')).toBeInTheDocument();
+    expect(screen.getAllByText('Ticket 2 von 3').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('VIP').length).toBeGreaterThan(0);
+    expect(screen.getByText('1042')).toBeInTheDocument();
+
+    const qr = screen.getByRole('img', { name: /QR-Code: Ticket 2 von 3/ });
+    expect(qr).toHaveAttribute('data-token', TOKEN);
+    expect(screen.getByText('Zeig diesen Code am Einlass.')).toBeInTheDocument();
+
+    expect(screen.getByRole('link', { name: 'Zum Kalender hinzufügen' })).toHaveAttribute(
+      'href',
+      '/api/events/sommer-afterwork-ms-hamburg/calendar.ics',
+    );
+    expect(screen.getByRole('link', { name: 'Als PDF speichern' })).toHaveAttribute(
+      'href',
+      `/api/tickets/${TOKEN}/pdf`,
+    );
+    expect(document.title).toContain('Ticket: Sommer-Afterwork');
+    expect(document.head.querySelector('meta[name="robots"]')).toHaveAttribute(
+      'content',
+      'noindex, nofollow',
+    );
+  });
+
+  it('says "Storniert" for a revoked ticket and shows neither QR code nor PDF', async () => {
+    renderTicket({ body: { ...ticket, status: 'revoked' } });
+    expect(await screen.findByText('Storniert')).toBeInTheDocument();
+    expect(screen.getByText(/gilt nicht mehr für den Einlass/)).toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: /QR-Code/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Als PDF speichern' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Zeig diesen Code am Einlass.')).not.toBeInTheDocument();
+  });
+
+  it('explains an unknown token in German and offers to send the tickets again', async () => {
+    const user = userEvent.setup();
+    const { calls } = renderTicket(
+      {
+        status: 404,
+        body: { statusCode: 404, error: 'Not Found', message: 'Ticket nicht gefunden.' },
+      },
+      'kaputt',
+    );
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Ticket nicht gefunden' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/Vielleicht ist der Link unvollständig/)).toBeInTheDocument();
+
+    await user.click(screen.getByText('Tickets erneut senden', { selector: 'summary' }));
+    const email = screen.getByLabelText('E-Mail-Adresse');
+    await user.type(email, 'kein-at-zeichen');
+    await user.click(screen.getByRole('button', { name: 'Tickets erneut senden' }));
+    expect(screen.getByText('Bitte gib eine gültige E-Mail-Adresse ein.')).toBeInTheDocument();
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+
+    await user.clear(email);
+    await user.type(email, 'erika@example.org');
+    await user.click(screen.getByRole('button', { name: 'Tickets erneut senden' }));
+    expect(await screen.findByText(RESEND_DONE_TEXT)).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ email: 'erika@example.org' });
+  });
+
+  it('shows the server message with a retry when the ticket cannot be loaded', async () => {
+    renderTicket({
+      status: 503,
+      body: { statusCode: 503, error: 'Service Unavailable', message: 'Gerade nicht erreichbar.' },
+    });
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Gerade nicht erreichbar.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Erneut versuchen' })).toBeInTheDocument();
+  });
+
+  it('draws a ~150-character token as a version 8 code with a quiet zone of four modules', () => {
+    const token = `${TOKEN}${'x'.repeat(150 - TOKEN.length)}`;
+    const { size, d } = qrPath(token);
+    // Version 8 is 49 modules wide; 4 light modules on each side.
+    expect(size).toBe(49 + 8);
+    // No dark module inside the quiet zone: every square starts at 4…52.
+    const starts = [...d.matchAll(/M(\d+) (\d+)/g)].flatMap((m) => [Number(m[1]), Number(m[2])]);
+    expect(Math.min(...starts)).toBe(4);
+    expect(Math.max(...starts)).toBe(52);
+  });
+});

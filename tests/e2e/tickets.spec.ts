@@ -1,0 +1,163 @@
+import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import jsQRModule from 'jsqr';
+import type { Browser, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { launchBrowser, openPage } from '../support/browser.js';
+import { startTarget, type RunningSite } from '../support/site.js';
+
+// DESIGN "Tickets and the door" on the embedded defaults: two seats bought with the test
+// provider become two tickets, listed on /success, each with its own page and QR code,
+// and one mail with two PDFs in the test mailbox (/mail-test).
+// jsqr is CommonJS whose types claim an ES default export: take whichever the loader gives.
+const jsQR = ((jsQRModule as unknown as { default?: typeof jsQRModule }).default ??
+  jsQRModule) as unknown as typeof import('jsqr').default;
+
+const EVENT = 'Sommer-Afterwork auf der MS Hamburg';
+const EVENT_PATH = '/events/sommer-afterwork-ms-hamburg';
+const TIER = 'Regulär';
+
+let site: RunningSite;
+let browser: Browser;
+
+beforeAll(async () => {
+  site = await startTarget();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+/** Two seats of one tier → Kasse → the test provider's page → paid → /success. */
+async function buyTwoTickets(page: Page) {
+  await page.goto(`${site.url}${EVENT_PATH}`);
+  await page
+    .getByRole('group', { name: 'Ticket wählen' })
+    .getByRole('radio', { name: TIER })
+    .check();
+  await page.getByRole('button', { name: 'Mehr' }).click();
+  await page.getByRole('button', { name: 'In den Warenkorb' }).click();
+  await page.getByText(`2 Tickets „${TIER}“ wurden in den Warenkorb gelegt.`).waitFor();
+  await page.goto(`${site.url}/checkout`);
+  await page.getByLabel(/Teilnahmebedingungen/).check();
+  await page.getByRole('button', { name: 'Zahlungspflichtig bestellen' }).click();
+  await page.waitForURL('**/api/checkout/test-provider/**');
+  await page.getByLabel('E-Mail-Adresse').fill('karla@example.org');
+  await page.getByLabel('Vollständiger Name').fill('Karla Kundin');
+  await page.getByRole('button', { name: 'Jetzt bezahlen' }).click();
+  await page.waitForURL('**/success?session_id=*');
+  await page
+    .getByRole('heading', { name: 'Danke für deine Bestellung!' })
+    .waitFor({ timeout: 20_000 });
+}
+
+/** A compact JWS (EdDSA) checked against the site's public key, as the door does offline. */
+function verifiesWith(token: string, jwk: JsonWebKey): boolean {
+  const [header, payload, signature] = token.split('.');
+  if (!header || !payload || !signature) return false;
+  const key = createPublicKey({ key: jwk, format: 'jwk' });
+  return verify(
+    null,
+    Buffer.from(`${header}.${payload}`),
+    key,
+    Buffer.from(signature, 'base64url'),
+  );
+}
+
+async function axeViolations(page: Page, legacy = false): Promise<string[]> {
+  // The mail's sandboxed frame runs no script, so axe cannot enter it (legacy mode skips it).
+  const result = await new AxeBuilder({ page })
+    .options({ iframes: false })
+    .setLegacyMode(legacy)
+    .analyze();
+  return result.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+}
+
+describe('tickets', () => {
+  it('2 seats → 2 tickets on /success → ticket page with a QR code that verifies → mail with 2 PDFs on /mail-test', async () => {
+    const { page, errors, context } = await openPage(browser);
+    await buyTwoTickets(page);
+
+    const list = page.getByRole('region', { name: 'Deine Tickets' });
+    const links = list.getByRole('link', { name: /^Dein Ticket für/ });
+    await links.first().waitFor();
+    expect(await links.allTextContents()).toEqual([
+      `Dein Ticket für ${EVENT} – ${TIER} (1 von 2)`,
+      `Dein Ticket für ${EVENT} – ${TIER} (2 von 2)`,
+    ]);
+    await list.getByText(/Deine Tickets kommen auch per E-Mail/).waitFor();
+    const mailbox = list.getByRole('link', { name: 'Zum Testpostfach' });
+    expect(await mailbox.getAttribute('href')).toBe('/mail-test');
+    expect(await axeViolations(page)).toEqual([]);
+
+    await links.nth(1).click();
+    await page.waitForURL('**/tickets/*');
+    const token = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    await page.getByRole('heading', { level: 1, name: EVENT }).waitFor();
+    await page.getByText('Ticket 2 von 2').first().waitFor();
+    await page.getByText('Karla Kundin').waitFor();
+    await page.getByText('Zeig diesen Code am Einlass.').waitFor();
+
+    // The QR code as the browser paints it decodes to the page's token, signed by the site.
+    const qr = page.getByRole('img', { name: /QR-Code/ });
+    const png = PNG.sync.read(await qr.screenshot());
+    const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+    expect(decoded?.data).toBe(token);
+    const jwk = (await (await fetch(`${site.url}/api/tickets/public-key`)).json()) as JsonWebKey;
+    expect(verifiesWith(token, jwk)).toBe(true);
+    expect(verifiesWith(`${token.slice(0, -2)}AA`, jwk)).toBe(false);
+
+    const pdfHref = await page
+      .getByRole('link', { name: 'Als PDF speichern' })
+      .getAttribute('href');
+    const pdf = await fetch(`${site.url}${pdfHref}`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toMatch(/^application\/pdf/);
+    const ics = await page
+      .getByRole('link', { name: 'Zum Kalender hinzufügen' })
+      .getAttribute('href');
+    expect((await fetch(`${site.url}${ics}`)).headers.get('content-type')).toMatch(
+      /^text\/calendar/,
+    );
+    const robots = await page.locator('meta[name="robots"]').getAttribute('content');
+    expect(robots).toBe('noindex, nofollow');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The outbox sends within seconds; the page refreshes itself.
+    await page.goto(`${site.url}/mail-test`);
+    await page.getByRole('heading', { level: 1, name: 'Testpostfach' }).waitFor();
+    const mail = page
+      .getByRole('navigation', { name: 'Mails' })
+      .getByRole('button', { name: /karla@example\.org/ });
+    await mail.first().waitFor({ timeout: 20_000 });
+    expect(await mail.count()).toBe(1);
+    const attachments = page.getByRole('region', { name: 'Anhänge' }).getByRole('link');
+    await attachments.first().waitFor();
+    const names = await attachments.allTextContents();
+    expect(names.filter((n) => n.endsWith('.pdf'))).toHaveLength(2);
+    expect(names.filter((n) => n.endsWith('.ics'))).toHaveLength(1);
+    const frame = page.locator('iframe');
+    expect(await frame.getAttribute('sandbox')).toBe('allow-popups allow-popups-to-escape-sandbox');
+    await page.frameLocator('iframe').getByText(EVENT).first().waitFor();
+    expect(await axeViolations(page, true)).toEqual([]);
+
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('an unknown token gets the German not-found state, kept out of the index', async () => {
+    const { page, context } = await openPage(browser);
+    const response = await page.goto(`${site.url}/tickets/eyJhbGciOiJFZERTQSJ9.e30.AAAA`);
+    expect(response?.status()).toBe(200);
+    expect(await page.title()).toMatch(/Ticket/);
+    await page.getByRole('heading', { level: 1, name: 'Ticket nicht gefunden' }).waitFor();
+    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe(
+      'noindex, nofollow',
+    );
+    await context.close();
+  });
+});
