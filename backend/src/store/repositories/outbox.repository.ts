@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { StoreDb } from '../store.database.js';
+import type { StoreSchema } from '../store.schema.js';
 import { type OutboxJob, type OutboxKind, OutboxRepository } from '../store.port.js';
 
 /** How many due jobs one lease attempt looks at; another process may win any of them. */
@@ -39,7 +40,7 @@ export class KyselyOutboxRepository extends OutboxRepository {
       .select('id')
       .where('done_at', 'is', null)
       .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .where((eb) => leaseFree(eb, owner, now))
       .orderBy('next_attempt_at')
       // Jobs of one transition in the order it queued them: the ticket mail before the hand-off.
       .orderBy('id')
@@ -55,7 +56,7 @@ export class KyselyOutboxRepository extends OutboxRepository {
         })
         .where('id', '=', id)
         .where('done_at', 'is', null)
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .where((eb) => leaseFree(eb, owner, now))
         .returning(['id', 'kind', 'order_id', 'attempts'])
         .executeTakeFirst();
       if (claimed) {
@@ -91,4 +92,18 @@ export class KyselyOutboxRepository extends OutboxRepository {
       .where('lease_owner', '=', owner)
       .execute();
   }
+}
+
+/**
+ * A job may be taken when nobody holds it, its lease ran out, or this very owner holds it:
+ * a process runs one job at a time, so a job still leased to it while it asks for the next
+ * one is one whose failure could not be written (the store was down), and waiting out
+ * the whole lease would only delay it.
+ */
+function leaseFree(eb: ExpressionBuilder<StoreSchema, 'outbox'>, owner: string, now: number) {
+  return eb.or([
+    eb('lease_until', 'is', null),
+    eb('lease_until', '<', now),
+    eb('lease_owner', '=', owner),
+  ]);
 }

@@ -195,7 +195,7 @@ export class InMemoryOutboxRepository extends OutboxRepository {
         (j) =>
           j.doneAt === null &&
           j.nextAttemptAt <= now &&
-          (j.leaseUntil === null || j.leaseUntil < now),
+          (j.leaseUntil === null || j.leaseUntil < now || j.leaseOwner === owner),
       )
       .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt)[0];
     if (!job) return undefined;
