@@ -82,6 +82,7 @@ describeWithPostgres('fault: PostgreSQL restarted during checkout traffic', () =
     const statuses: number[] = [];
     const deadline = Date.now() + 40_000;
     let stopTraffic = false;
+    let redelivered = 0;
 
     const buyer = async () => {
       while (!stopTraffic) {
@@ -109,7 +110,8 @@ describeWithPostgres('fault: PostgreSQL restarted during checkout traffic', () =
         }
         const session = stripe.session(((await res.json()) as { id: string }).id)!;
         paid.push(session);
-        await deliverUntilAccepted(session, deadline);
+        // A webhook delivery that needed more than one try met the restart too.
+        if ((await deliverUntilAccepted(session, deadline)) > 1) redelivered += 1;
       }
     };
 
@@ -123,8 +125,9 @@ describeWithPostgres('fault: PostgreSQL restarted during checkout traffic', () =
     await traffic;
 
     expect(paid.length).toBeGreaterThan(5);
-    // Some requests met the restart (else the test proved nothing about it)…
-    expect(statuses.some((s) => s !== 201)).toBe(true);
+    // Some requests (a checkout or a webhook delivery) met the restart (else the test
+    // proved nothing about it)…
+    expect(statuses.some((s) => s !== 201) || redelivered > 0).toBe(true);
     // …and the API came back by itself.
     const after = await createCheckout(site!.url, [
       { productId: 801, name: 'Testevent 801', amount: 15, quantity: 1 },

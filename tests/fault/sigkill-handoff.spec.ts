@@ -35,12 +35,17 @@ beforeAll(async () => {
 
 afterAll(() => shop?.close());
 
-/** The store's outbox, read beside the process: jobs that failed once and wait, unleased. */
+/**
+ * The store's outbox, read beside the process: hand-off jobs that failed once and wait,
+ * unleased (the ticket mail, a job of its own, goes out without WooCommerce).
+ */
 function waitingForRetry(count: number): boolean {
   const db = new Database(join(dataDir, 'awhh.db'), { readonly: true, fileMustExist: true });
   try {
     const rows = db
-      .prepare('SELECT attempts, lease_until, next_attempt_at, done_at FROM outbox')
+      .prepare(
+        "SELECT attempts, lease_until, next_attempt_at, done_at FROM outbox WHERE kind = 'handoff'",
+      )
       .all() as {
       attempts: number;
       lease_until: number | null;
