@@ -39,7 +39,7 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     genReqId: requestId,
     // A ticket's signed token (about 150 characters) is a path parameter: /api/tickets/{token}
     // (DESIGN "Tickets and the door"). Fastify's default stops at 100.
-    maxParamLength: 500,
+    routerOptions: { maxParamLength: 500 },
     // Errors Fastify raises before routing (bad URL encoding, overlong parameters)
     // never reach Nest's filters; they get the same JSON shape here.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
