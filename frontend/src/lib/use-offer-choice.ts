@@ -1,5 +1,12 @@
 import { useState } from 'react';
-import { type Availability, MAX_LINE_QUANTITY, toCents, type Variant } from '@awhh/machines';
+import {
+  type Availability,
+  MAX_LINE_QUANTITY,
+  toCents,
+  type Variant,
+  variantLabel,
+} from '@awhh/machines';
+import type { VariantOption } from '@/components/ui/variant-choice';
 
 // DESIGN "Everything the shop sells": a variable product is bought only as one of its
 // variants. Shared by the event and merch pages (not loaded on `/`).
@@ -68,4 +75,26 @@ export function useOfferChoice(item: Saleable) {
     max,
     choose,
   };
+}
+
+const TONE = { available: 'normal', few_left: 'few', sold_out: 'soldOut' } as const;
+
+/**
+ * The radio options of a variable product's variants (tiers, sizes); `note` words the
+ * availability as the page does ("Nur noch 4 verfügbar"). Prices are left out when every
+ * variant costs the same: the price above the choice says it once.
+ */
+export function variantOptions(
+  variants: readonly Variant[],
+  note: (variant: Variant) => string,
+): VariantOption[] {
+  const samePrice = hasUniformPrice(variants);
+  return variants.map((v) => ({
+    id: v.id,
+    label: v.name || variantLabel(v.attributes),
+    price: samePrice ? undefined : v.price,
+    regularPrice: samePrice ? undefined : v.regularPrice,
+    note: note(v),
+    tone: TONE[v.availability],
+  }));
 }

@@ -8,12 +8,12 @@ import {
   variantLabel,
 } from '@awhh/machines';
 import { api, paths } from '@/config/paths';
-import { choiceLegend, hasUniformPrice, useOfferChoice } from '@/lib/use-offer-choice';
+import { choiceLegend, useOfferChoice, variantOptions } from '@/lib/use-offer-choice';
 import { Button } from '@/components/ui/button';
 import { Alert, Skeleton } from '@/components/ui/feedback';
 import { Price } from '@/components/ui/price';
 import { QuantityStepper } from '@/components/ui/quantity-stepper';
-import { VariantChoice, type VariantOption } from '@/components/ui/variant-choice';
+import { VariantChoice } from '@/components/ui/variant-choice';
 import { availabilityLabel } from './availability';
 import panel from '@/components/ui/offer-panel.module.css';
 import styles from './event-detail.module.css';
@@ -28,19 +28,8 @@ export interface EventDetailViewProps {
   onAdd: (quantity: number, variant?: Variant) => void;
 }
 
-const TONE = { available: 'normal', few_left: 'few', sold_out: 'soldOut' } as const;
-
-function tierOptions(variants: readonly Variant[]): VariantOption[] {
-  const samePrice = hasUniformPrice(variants);
-  return variants.map((v) => ({
-    id: v.id,
-    label: v.name || variantLabel(v.attributes),
-    price: samePrice ? undefined : v.price,
-    regularPrice: samePrice ? undefined : v.regularPrice,
-    note: availabilityLabel(v.availability, v.available, 'Verfügbar'),
-    tone: TONE[v.availability],
-  }));
-}
+const tierOptions = (variants: readonly Variant[]) =>
+  variantOptions(variants, (v) => availabilityLabel(v.availability, v.available, 'Verfügbar'));
 
 function addedText(quantity: number, tier: string | null): string {
   const tickets = quantity === 1 ? '1 Ticket' : `${quantity} Tickets`;

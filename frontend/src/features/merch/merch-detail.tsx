@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { type MerchDetail, type Variant, variantLabel, variantLineName } from '@awhh/machines';
+import { type MerchDetail, type Variant, variantLineName } from '@awhh/machines';
 import { paths } from '@/config/paths';
-import { choiceLegend, hasUniformPrice, useOfferChoice } from '@/lib/use-offer-choice';
+import { choiceLegend, useOfferChoice, variantOptions } from '@/lib/use-offer-choice';
 import { Button } from '@/components/ui/button';
 import { Alert, Skeleton } from '@/components/ui/feedback';
 import { Price } from '@/components/ui/price';
 import { QuantityStepper } from '@/components/ui/quantity-stepper';
-import { VariantChoice, type VariantOption } from '@/components/ui/variant-choice';
+import { VariantChoice } from '@/components/ui/variant-choice';
 import { stockLabel } from './availability';
 import panel from '@/components/ui/offer-panel.module.css';
 import styles from './merch-detail.module.css';
@@ -19,19 +19,8 @@ export interface MerchDetailViewProps {
   onAdd: (quantity: number, variant?: Variant) => void;
 }
 
-const TONE = { available: 'normal', few_left: 'few', sold_out: 'soldOut' } as const;
-
-function sizeOptions(variants: readonly Variant[]): VariantOption[] {
-  const samePrice = hasUniformPrice(variants);
-  return variants.map((v) => ({
-    id: v.id,
-    label: v.name || variantLabel(v.attributes),
-    price: samePrice ? undefined : v.price,
-    regularPrice: samePrice ? undefined : v.regularPrice,
-    note: stockLabel(v.availability, v.available),
-    tone: TONE[v.availability],
-  }));
-}
+const sizeOptions = (variants: readonly Variant[]) =>
+  variantOptions(variants, (v) => stockLabel(v.availability, v.available));
 
 /** DESIGN "Everything the shop sells": a merch page, `/merch/{slug}`. */
 export function MerchDetailView({ item, onAdd }: MerchDetailViewProps) {
