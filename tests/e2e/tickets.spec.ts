@@ -4,6 +4,7 @@ import jsQRModule from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { launchBrowser, openPage } from '../support/browser.js';
+import { payInTestMode } from '../support/journeys.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
 // DESIGN "Tickets and the door" on the embedded defaults: two seats bought with the test
@@ -41,16 +42,7 @@ async function buyTwoTickets(page: Page) {
   await page.getByRole('button', { name: 'In den Warenkorb' }).click();
   await page.getByText(`2 Tickets „${TIER}“ wurden in den Warenkorb gelegt.`).waitFor();
   await page.goto(`${site.url}/checkout`);
-  await page.getByLabel(/Teilnahmebedingungen/).check();
-  await page.getByRole('button', { name: 'Zahlungspflichtig bestellen' }).click();
-  await page.waitForURL('**/api/checkout/test-provider/**');
-  await page.getByLabel('E-Mail-Adresse').fill('karla@example.org');
-  await page.getByLabel('Vollständiger Name').fill('Karla Kundin');
-  await page.getByRole('button', { name: 'Jetzt bezahlen' }).click();
-  await page.waitForURL('**/success?session_id=*');
-  await page
-    .getByRole('heading', { name: 'Danke für deine Bestellung!' })
-    .waitFor({ timeout: 20_000 });
+  await payInTestMode(page);
 }
 
 /** A compact JWS (EdDSA) checked against the site's public key, as the door does offline. */

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { CART_STORAGE_KEY, cartItemId, formatCents } from '@awhh/machines';
 import { launchBrowser, openPage } from '../support/browser.js';
+import { payInTestMode } from '../support/journeys.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
 // DESIGN "Everything the shop sells" on the embedded defaults: the demo's tiered event
@@ -28,16 +29,7 @@ async function payFromCart(page: Page) {
   await page.goto(`${site.url}/cart`);
   await page.getByRole('link', { name: 'Zur Kasse' }).click();
   await page.getByRole('heading', { level: 1, name: 'Kasse' }).waitFor();
-  await page.getByLabel(/Teilnahmebedingungen/).check();
-  await page.getByRole('button', { name: 'Zahlungspflichtig bestellen' }).click();
-  await page.waitForURL('**/api/checkout/test-provider/**');
-  await page.getByLabel('E-Mail-Adresse').fill('karla@example.org');
-  await page.getByLabel('Vollständiger Name').fill('Karla Kundin');
-  await page.getByRole('button', { name: 'Jetzt bezahlen' }).click();
-  await page.waitForURL('**/success?session_id=*');
-  await page
-    .getByRole('heading', { name: 'Danke für deine Bestellung!' })
-    .waitFor({ timeout: 20_000 });
+  await payInTestMode(page);
 }
 
 describe('tiers and sizes', () => {
