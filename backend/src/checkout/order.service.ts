@@ -43,6 +43,7 @@ export type EventOutcome =
   | 'expired'
   | 'canceled'
   | 'refund_pending'
+  | 'refunded'
   | 'unchanged'
   | 'unknown_order'
   | 'ignored'
@@ -279,7 +280,11 @@ export class OrderService {
     now: number,
     facts: CatalogFacts,
   ): Promise<Applied> {
-    const found = await tx.orders.lock({ id: event.orderId, sessionId: event.sessionId });
+    const found = await tx.orders.lock({
+      id: event.orderId,
+      sessionId: event.sessionId,
+      paymentReference: event.type === 'payment.refunded' ? event.paymentReference : null,
+    });
     if (!found) return { outcome: 'unknown_order' };
     // The webhook may arrive before the checkout recorded the provider's session.
     const order = { ...found, sessionId: found.sessionId ?? event.sessionId };
@@ -298,6 +303,13 @@ export class OrderService {
     const buyer = { email: event.email, name: event.name };
     if (event.type === 'payment.pending') {
       return transitionOrder(order.status, order.context, { type: 'payment.pending', ...buyer });
+    }
+    if (event.type === 'payment.refunded') {
+      const refundReference = event.refundReference ?? event.paymentReference ?? order.id;
+      return transitionOrder(order.status, order.context, {
+        type: 'payment.refunded',
+        refundReference,
+      });
     }
     if (event.type !== 'payment.succeeded') {
       return transitionOrder(order.status, order.context, { type: event.type });
@@ -387,11 +399,6 @@ export class OrderService {
     };
     await tx.orders.save(saved, now);
     await this.runEffects(tx, saved, next.effects, now, facts);
-    // DESIGN "Tickets and the door": a refunded or canceled order's tickets are revoked,
-    // whichever transition took it there (nothing to revoke when none were issued).
-    if (isRefund(next.status) || next.status === 'canceled') {
-      await tx.tickets.revokeForOrder(order.id, now);
-    }
     return saved;
   }
 
@@ -427,6 +434,9 @@ export class OrderService {
           break;
         case 'refund.request':
           await tx.outbox.enqueue('refund', orderId, now);
+          break;
+        case 'tickets.revoke':
+          await tx.tickets.revokeForOrder(orderId, now);
           break;
       }
     }
@@ -487,6 +497,7 @@ function orderLine(line: DraftLine): OrderLine {
 /** The webhook page's word for a transition: the state reached, as the API names it. */
 function outcomeOf(next: OrderTransition): EventOutcome {
   if (!next.changed) return 'unchanged';
+  if (next.status === 'refunded') return 'refunded';
   if (isRefund(next.status)) return 'refund_pending';
   const status = toSessionStatus(next.status);
   return status === 'open' ? 'unchanged' : status;

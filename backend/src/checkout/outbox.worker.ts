@@ -116,6 +116,12 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async handOff(job: OutboxJob): Promise<void> {
     const order = await this.order(job);
+    if (order.status === 'refunded') {
+      // Refunded at the provider before WooCommerce had it: there is nothing to sell.
+      await this.jobs.complete(job.id, Date.now());
+      this.logger.log({ msg: 'refunded before its hand-off: not handed off', orderId: order.id });
+      return;
+    }
     const lines = await this.orders.lines(order.id);
     const { context } = order;
     const handOff: OrderHandOff = {

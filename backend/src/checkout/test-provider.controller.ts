@@ -48,6 +48,11 @@ export class TestProviderController {
     send(reply, await this.provider.pay(sessionId, body));
   }
 
+  @Post(':sessionId/refund')
+  async refund(@Param('sessionId') sessionId: string, @Res() reply: Reply): Promise<void> {
+    send(reply, await this.provider.refund(sessionId));
+  }
+
   @Post(':sessionId/cancel')
   async cancel(@Param('sessionId') sessionId: string, @Res() reply: Reply): Promise<void> {
     send(reply, await this.provider.cancel(sessionId));

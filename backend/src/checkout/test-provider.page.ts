@@ -131,13 +131,23 @@ ${FIELDS.map((f) => field(f, form, f === invalid[0])).join('\n')}
   );
 }
 
-export function closedPage(order: Order): string {
-  const text =
-    toSessionStatus(order.status) === 'paid'
-      ? 'Diese Bestellung ist bereits bezahlt.'
+export function closedPage(sessionId: string, order: Order): string {
+  const paid = toSessionStatus(order.status) === 'paid';
+  const text = paid
+    ? 'Diese Bestellung ist bereits bezahlt.'
+    : order.status === 'refunded'
+      ? 'Diese Zahlung wurde erstattet; die Tickets der Bestellung sind storniert.'
       : 'Diese Zahlung ist abgelaufen oder wurde abgebrochen.';
+  // What the organizer would do in Stripe's dashboard: refund the whole payment, which
+  // revokes the order's tickets (DESIGN "Tickets and the door").
+  const refund =
+    paid && order.provider === 'test'
+      ? `<form method="post" action="${TEST_PROVIDER_PATH}/${encodeURIComponent(sessionId)}/refund">
+<button class="cancel" type="submit">Zahlung erstatten (Testmodus)</button>
+</form>`
+      : '';
   return page(
     'Testzahlung – After Work Hamburg',
-    `<h1>Testzahlung</h1><p>${text}</p><p><a href="${escapeHtml(order.cancelUrl)}">Zurück zum Shop</a></p>`,
+    `<h1>Testzahlung</h1><p>${text}</p>${refund}<p><a href="${escapeHtml(order.cancelUrl)}">Zurück zum Shop</a></p>`,
   );
 }

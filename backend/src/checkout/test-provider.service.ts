@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { apiError } from '../common/api-error.js';
+import { toSessionStatus } from '@awhh/machines';
 import { type Order, OrderRepository } from '../store/store.port.js';
 import { parseBuyerForm, postedBuyerFields } from './buyer-details.js';
 import { PaymentsPort } from './payments/payments.port.js';
@@ -26,7 +27,9 @@ export class TestProviderService {
 
   async show(sessionId: string): Promise<TestProviderAnswer> {
     const { order } = await this.session(sessionId);
-    if (!isPayable(order)) return { kind: 'page', status: 200, html: closedPage(order) };
+    if (!isPayable(order)) {
+      return { kind: 'page', status: 200, html: closedPage(sessionId, order) };
+    }
     const form: BuyerForm = { values: { email: order.context.email ?? '', name: '' }, errors: {} };
     const lines = await this.orders.lines(order.id);
     return { kind: 'page', status: 200, html: paymentPage(sessionId, order, lines, form) };
@@ -62,6 +65,21 @@ export class TestProviderService {
       await this.webhooks.deliver(payload, signature);
     }
     return { kind: 'redirect', location: order.cancelUrl };
+  }
+
+  /**
+   * "Zahlung erstatten (Testmodus)": refunds a paid test order in full, as the organizer
+   * would in Stripe's dashboard; the order's tickets are revoked (DESIGN "Tickets and the
+   * door"). Anything else is left alone and the page shows the order as it is.
+   */
+  async refund(sessionId: string): Promise<TestProviderAnswer> {
+    const { order, adapter } = await this.session(sessionId);
+    const reference = order.context.paymentReference;
+    if (toSessionStatus(order.status) === 'paid' && reference) {
+      const { payload, signature } = adapter.refundPayment(reference);
+      await this.webhooks.deliver(payload, signature);
+    }
+    return { kind: 'redirect', location: `${TEST_PROVIDER_PATH}/${sessionId}` };
   }
 
   private async session(sessionId: string) {

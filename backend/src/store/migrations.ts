@@ -209,6 +209,17 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // DESIGN "Tickets and the door": a refund made at the provider names the payment, not
+    // the order; the order is found by its payment reference.
+    '2026-11-26-001-order-payment-reference': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createIndex('orders_payment_reference_idx')
+          .on('orders')
+          .column('payment_reference')
+          .execute();
+      },
+    },
   };
 }
 

@@ -58,6 +58,8 @@ export interface NewOrder {
 export interface OrderKey {
   id?: string | null;
   sessionId?: string | null;
+  /** The provider's payment id: a refund at the provider names only that. */
+  paymentReference?: string | null;
 }
 
 /** The order with its lines and reservations: its share of the capacity (DESIGN "Capacity"). */

@@ -290,6 +290,71 @@ describe.each(DATABASES)('Stripe adapter and webhook (%s)', (kind) => {
     expect(catalog.orders.size).toBe(0);
   });
 
+  it('DESIGN "Tickets and the door": a charge refunded in full at Stripe refunds the order and revokes its tickets; a partial refund changes nothing', async () => {
+    const { sessionId, orderId: id } = await startCheckout();
+    const object = {
+      id: sessionId,
+      metadata: { order_id: id },
+      payment_status: 'paid',
+      payment_intent: 'pi_refund_me',
+      customer_details: { email: 'gast@example.org', individual_name: 'Gast Muster' },
+    };
+    await deliver(
+      app,
+      signedDelivery({ id: 'evt_pay', type: 'checkout.session.completed', object }),
+    );
+    await waitFor(() => catalog.orders.size === 1);
+    const tickets = () =>
+      app
+        .get(StoreDatabase)
+        .db.selectFrom('tickets')
+        .select('status')
+        .where('order_id', '=', id)
+        .execute();
+    expect((await tickets()).map((t) => t.status)).toEqual(['valid', 'valid']);
+
+    // The charge carries no order id (Stripe copies no metadata onto it): the payment
+    // intent finds the order.
+    const charge = (refunded: boolean, eventId: string) =>
+      signedDelivery({
+        id: eventId,
+        type: 'charge.refunded',
+        object: {
+          object: 'charge',
+          id: 'ch_1',
+          payment_intent: 'pi_refund_me',
+          refunded,
+          amount_refunded: refunded ? 5000 : 2500,
+          refunds: { object: 'list', data: [{ id: 're_dashboard' }] },
+        },
+      });
+    const partial = await deliver(app, charge(false, 'evt_partial'));
+    expect(partial.json().outcome).toBe('ignored');
+    expect((await order(sessionId)).status).toBe('paid');
+
+    const full = await deliver(app, charge(true, 'evt_full'));
+    expect(full.json().outcome).toBe('refunded');
+    expect((await tickets()).map((t) => t.status)).toEqual(['revoked', 'revoked']);
+    expect(await order(sessionId)).toMatchObject({ status: 'canceled', refunded: true });
+    // The same refund again (a redelivery under a new event id) changes nothing.
+    expect((await deliver(app, charge(true, 'evt_full_again'))).json().outcome).toBe('unchanged');
+    // Stripe is not asked to refund what it reported refunded.
+    expect(stripe.requestsTo('/v1/refunds')).toHaveLength(0);
+  });
+
+  it('a refund for a payment the shop does not know changes nothing', async () => {
+    const res = await deliver(
+      app,
+      signedDelivery({
+        id: 'evt_foreign_refund',
+        type: 'charge.refunded',
+        object: { object: 'charge', id: 'ch_x', payment_intent: 'pi_elsewhere', refunded: true },
+      }),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json().outcome).toBe('unknown_order');
+  });
+
   it('webhook/test exists only in test mode', async () => {
     const res = await inject(app, { method: 'POST', url: '/api/checkout/webhook/test' });
     expect(res.statusCode).toBe(404);

@@ -10,7 +10,7 @@ import { compactVerify, importJWK } from 'jose';
 import jsQRModule from 'jsqr';
 import { OrderService } from '../../src/checkout/order.service.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
-import { OrderRepository, Store } from '../../src/store/store.port.js';
+import { OrderRepository } from '../../src/store/store.port.js';
 import { renderTicketsPdf, ticketQr } from '../../src/tickets/ticket-pdf.js';
 import {
   buyerForm,
@@ -273,18 +273,37 @@ describe.each(DATABASES)('tickets (%s)', (kind) => {
     expect(pageCount(await renderTicketsPdf(full))).toBe(3);
   });
 
-  it('a revoked ticket says so: status revoked, the PDF without a QR code', async () => {
+  it('a refund revokes: the test provider\'s "Zahlung erstatten" refunds in full, the tickets say "revoked", the PDF has no QR code', async () => {
     const target = await start();
-    const { sessionId } = await buy(target);
-    const orderId = (await ticketRows(target))[0]!.order_id;
-    // DESIGN "Tickets and the door": a refund or cancellation revokes the order's tickets.
-    await target.get(Store).write((tx) => tx.tickets.revokeForOrder(orderId, Date.now()));
+    const { sessionId, payPath } = await buy(target);
+    // DESIGN "Tickets and the door": a refunded order's tickets are revoked.
     const { tickets } = await summary(target, sessionId);
-    expect(tickets.every((t) => t.status === 'revoked')).toBe(true);
-    const ticket = (
-      await inject(target, { method: 'GET', url: `/api/tickets/${tickets[0]!.token}` })
-    ).json();
-    expect(ticket.status).toBe('revoked');
+    expect(tickets.map((t) => t.status)).toEqual(['valid', 'valid', 'valid']);
+    const pagePath = payPath.replace(/\/pay$/, '');
+    expect((await inject(target, { method: 'GET', url: pagePath })).body).toContain(
+      'Zahlung erstatten (Testmodus)',
+    );
+    const refund = await inject(target, { method: 'POST', url: `${pagePath}/refund` });
+    expect(refund.statusCode).toBe(303);
+    expect(refund.headers.location).toBe(pagePath);
+    expect((await inject(target, { method: 'GET', url: pagePath })).body).toContain(
+      'Diese Zahlung wurde erstattet',
+    );
+    // Twice is once.
+    expect((await inject(target, { method: 'POST', url: `${pagePath}/refund` })).statusCode).toBe(
+      303,
+    );
+    const raw = await inject(target, { method: 'GET', url: `/api/checkout/session/${sessionId}` });
+    expect(raw.json()).toMatchObject({ status: 'canceled', refunded: true });
+    expect((await ticketRows(target)).map((t) => t.status)).toEqual([
+      'revoked',
+      'revoked',
+      'revoked',
+    ]);
+    for (const { token } of tickets) {
+      const ticket = (await inject(target, { method: 'GET', url: `/api/tickets/${token}` })).json();
+      expect(ticket.status).toBe('revoked');
+    }
     const pdf = await fetch(`${await target.getUrl()}/api/tickets/${tickets[0]!.token}/pdf`);
     expect(pdf.status).toBe(200);
     expect(pageCount(Buffer.from(await pdf.arrayBuffer()))).toBe(1);

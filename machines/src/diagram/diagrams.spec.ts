@@ -28,7 +28,10 @@ describe('statechart diagrams in docs/', () => {
       'order_expired --> order_latePaymentAccepted : payment.succeeded [hasCapacityForLatePayment]',
     );
     expect(order).toContain('order_expired --> order_refundPending : payment.succeeded');
-    expect(order).toContain('order_handedOff --> [*]');
+    expect(order).toContain(
+      'order_handedOff --> order_refunded : payment.refunded [wasPaidAtProvider]',
+    );
+    expect(order).not.toContain('order_handedOff --> [*]');
     expect(order).toContain('order_refunded --> [*]');
   });
 });

@@ -30,6 +30,7 @@ const paidLate: OrderEvent = { ...paidHeld, reservationHeld: false, capacityRema
 const paidSoldOut: OrderEvent = { ...paidHeld, reservationHeld: false, capacityRemains: false };
 const handedOff: OrderEvent = { type: 'handoff.succeeded', catalogOrderId: '4711' };
 const refunded: OrderEvent = { type: 'refund.succeeded', refundReference: 're_1' };
+const refundedAtProvider: OrderEvent = { type: 'payment.refunded', refundReference: 're_9' };
 
 /** Creates an order and sends it the events the way the backend will: load, event, save. */
 function run(input: OrderInput, events: OrderEvent[]) {
@@ -152,6 +153,55 @@ describe('DESIGN "Webhook" and "Capacity": payment', () => {
   });
 });
 
+describe('DESIGN "Tickets and the door": a refund at the provider revokes the tickets', () => {
+  it.each([
+    ['paid', [paidHeld]],
+    ['late payment accepted', [{ type: 'session.expired' } as const, paidLate]],
+    ['handed off', [paidHeld, handedOff]],
+  ] as const)(
+    'a %s order refunded in full is refunded: places released, tickets revoked, once',
+    (_name, before) => {
+      const { order, effects } = run(TOTALS, [...before, refundedAtProvider, refundedAtProvider]);
+      expect(order).toMatchObject({ status: 'refunded', changed: false });
+      expect(order.context.refundReference).toBe('re_9');
+      expect(effects.filter((e) => e === 'tickets.revoke')).toHaveLength(1);
+      expect(effects.filter((e) => e === 'reservation.release')).toHaveLength(
+        before.includes(paidLate) ? 2 : 1,
+      );
+      expect(toSessionStatus(order.status)).toBe('canceled');
+    },
+  );
+
+  it('wasPaidAtProvider: a free order took no money, so no refund reaches it', () => {
+    expect(run(FREE, [refundedAtProvider]).order).toMatchObject({ status: 'paid', changed: false });
+  });
+
+  it('a hand-off arriving after the refund changes nothing', () => {
+    const { order } = run(TOTALS, [paidHeld, refundedAtProvider, handedOff]);
+    expect(order).toMatchObject({ status: 'refunded', changed: false, effects: [] });
+    expect(order.context.catalogOrderId).toBeNull();
+  });
+
+  it('a refund before any payment, or of an open, expired or canceled order, changes nothing', () => {
+    for (const events of [
+      [],
+      [{ type: 'session.expired' } as const],
+      [{ type: 'order.cancel' } as const],
+      [{ type: 'payment.pending' } as const],
+    ]) {
+      const { order } = run(TOTALS, [...events, refundedAtProvider]);
+      expect(order.changed).toBe(false);
+    }
+  });
+
+  it("the provider's report of the server's own refund closes a pending refund without revoking again", () => {
+    const { order, effects } = run(TOTALS, [paidSoldOut, refundedAtProvider, refunded]);
+    expect(order.status).toBe('refunded');
+    expect(order.context.refundReference).toBe('re_9');
+    expect(effects).not.toContain('tickets.revoke');
+  });
+});
+
 describe('async payment methods (SEPA and the like)', () => {
   it('payment.pending keeps the places until the payment settles', () => {
     const { order } = run(TOTALS, [{ type: 'payment.pending', email: 'b@example.org' }]);
@@ -259,9 +309,7 @@ describe('restoring a stored order', () => {
     for (const status of ORDER_STATUSES) {
       const snapshot = restoreOrder(status, context);
       expect(snapshot.value).toBe(status);
-      expect(snapshot.status).toBe(
-        status === 'handedOff' || status === 'refunded' ? 'done' : 'active',
-      );
+      expect(snapshot.status).toBe(status === 'refunded' ? 'done' : 'active');
     }
     const actor = restoreOrderActor('open', context).start();
     expect(actor.getSnapshot().can(paidHeld)).toBe(true);

@@ -32,6 +32,13 @@ export type {
 // What every way into a paid state, and into a refund, records and asks for.
 const PAY = ['recordPayment', 'reservation.hold', 'tickets.issue', 'handoff.enqueue'] as const;
 const REFUND = ['recordPayment', 'reservation.release', 'refund.request'] as const;
+// A paid order refunded at the provider: its places free up (DESIGN "Waiting list") and
+// its tickets stop admitting anyone (DESIGN "Tickets and the door").
+const REFUNDED = {
+  guard: 'wasPaidAtProvider',
+  target: 'refunded',
+  actions: ['recordRefund', 'reservation.release', 'tickets.revoke'],
+} as const;
 
 // Effects are named actions without a body: the backend reads them from `transition`'s
 // action list and runs them itself, so the machine stays pure.
@@ -75,6 +82,7 @@ export const orderMachine = setup({
     'tickets.issue': effect,
     'handoff.enqueue': effect,
     'refund.request': effect,
+    'tickets.revoke': effect,
     // The payment's reference and the buyer as the payment page collected them (DESIGN
     // "Everything the shop sells"); a missing value never erases a known one.
     recordPayment: assign(({ context, event }) =>
@@ -93,13 +101,17 @@ export const orderMachine = setup({
         event.type === 'handoff.succeeded' ? event.catalogOrderId : null,
     }),
     recordRefund: assign({
-      refundReference: ({ event }) =>
-        event.type === 'refund.succeeded' ? event.refundReference : null,
+      refundReference: ({ context, event }) =>
+        event.type === 'refund.succeeded' || event.type === 'payment.refunded'
+          ? event.refundReference
+          : context.refundReference,
     }),
   },
   guards: {
     // DESIGN "Deliberate deviations": a total clamped at 0 needs no payment provider.
     isFree: ({ context }) => isFreeOrder(context),
+    // A free order took no money, so no provider can refund it.
+    wasPaidAtProvider: ({ context }) => !isFreeOrder(context),
     hasHeldReservation: ({ event }) => event.type === 'payment.succeeded' && event.reservationHeld,
     // DESIGN "Capacity": a payment after its reservation lapsed is accepted if capacity remains.
     hasCapacityForLatePayment: ({ event }) =>
@@ -181,6 +193,7 @@ export const orderMachine = setup({
           target: 'handedOff',
           actions: ['recordHandoff', 'reservation.settle'],
         },
+        'payment.refunded': REFUNDED,
       },
     },
     // Paid like any other order, with places taken again from what remained.
@@ -190,9 +203,13 @@ export const orderMachine = setup({
           target: 'handedOff',
           actions: ['recordHandoff', 'reservation.settle'],
         },
+        'payment.refunded': REFUNDED,
       },
     },
-    handedOff: { type: 'final' },
+    // In WooCommerce now; only a refund at the provider moves it on.
+    handedOff: {
+      on: { 'payment.refunded': REFUNDED },
+    },
     // Money can still arrive for a closed order (a slow payment, a session the server gave
     // up on): DESIGN "Capacity" accepts it if the places are still there, else refunds it.
     expired: {
@@ -225,8 +242,12 @@ export const orderMachine = setup({
         ],
       },
     },
+    // The outbox's refund call or the provider's report of it, whichever comes first.
     refundPending: {
-      on: { 'refund.succeeded': { target: 'refunded', actions: 'recordRefund' } },
+      on: {
+        'refund.succeeded': { target: 'refunded', actions: 'recordRefund' },
+        'payment.refunded': { target: 'refunded', actions: 'recordRefund' },
+      },
     },
     refunded: { type: 'final' },
   },

@@ -32,6 +32,8 @@ export type OrderStatus = z.infer<typeof orderStatusSchema>;
  * - `tickets.issue`: one ticket per event seat of a paid order (DESIGN "Tickets and the door").
  * - `handoff.enqueue`: deliver the paid order to WooCommerce through the outbox (DESIGN "Webhook").
  * - `refund.request`: refund a late payment that found no capacity, through the outbox.
+ * - `tickets.revoke`: a refunded order's tickets no longer admit anyone (DESIGN "Tickets
+ *   and the door").
  */
 export const ORDER_EFFECTS = [
   'reservation.hold',
@@ -40,6 +42,7 @@ export const ORDER_EFFECTS = [
   'tickets.issue',
   'handoff.enqueue',
   'refund.request',
+  'tickets.revoke',
 ] as const;
 export type OrderEffect = (typeof ORDER_EFFECTS)[number];
 
@@ -97,7 +100,12 @@ export type OrderEvent =
   | { type: 'session.expired' }
   | { type: 'order.cancel' }
   | { type: 'handoff.succeeded'; catalogOrderId: string }
-  | { type: 'refund.succeeded'; refundReference: string };
+  | { type: 'refund.succeeded'; refundReference: string }
+  /**
+   * The payment was refunded in full at the provider (the organizer refunding a buyer,
+   * or the provider confirming the server's own refund).
+   */
+  | { type: 'payment.refunded'; refundReference: string };
 
 export interface OrderTransition {
   status: OrderStatus;

@@ -27,7 +27,11 @@ export interface PaymentSession {
  * order's life"); nothing outside `payments/` knows a provider's own event names.
  */
 export type PaymentEventType =
-  'payment.succeeded' | 'payment.pending' | 'payment.failed' | 'session.expired';
+  | 'payment.succeeded'
+  | 'payment.pending'
+  | 'payment.failed'
+  | 'session.expired'
+  | 'payment.refunded';
 
 /** What a provider reports about one payment session (no personal data but the buyer's e-mail and name). */
 export interface PaymentEvent {
@@ -40,6 +44,8 @@ export interface PaymentEvent {
   email: string | null;
   /** The buyer's full name as the payment page collected it (DESIGN "Everything the shop sells"). */
   name: string | null;
+  /** `payment.refunded`: the provider's id of the refund. */
+  refundReference?: string | null;
 }
 
 /** A verified webhook delivery. */

@@ -41,13 +41,50 @@ export function verifyStripeDelivery(
   } catch (err) {
     throw new WebhookSignatureError(err instanceof Error ? err.message : String(err));
   }
-  const object = (event.data?.object ?? {}) as SessionLike;
+  const object = (event.data?.object ?? {}) as SessionLike & ChargeLike;
   const type = object.object === 'checkout.session' ? deliveredType(event.type, object) : null;
   return {
     id: event.id,
     label: event.type,
     test: (event.type as string) === WEBHOOK_TEST_EVENT,
-    event: type ? neutralEvent(type, object) : null,
+    event: type
+      ? neutralEvent(type, object)
+      : event.type === 'charge.refunded'
+        ? refundEvent(object)
+        : null,
+  };
+}
+
+interface ChargeLike {
+  object?: unknown;
+  id?: unknown;
+  payment_intent?: unknown;
+  /** True once the whole amount is refunded. */
+  refunded?: unknown;
+  metadata?: Record<string, unknown> | null;
+  refunds?: { data?: { id?: unknown }[] } | null;
+}
+
+/**
+ * DESIGN "Tickets and the door": a charge refunded in full (the organizer refunding a
+ * buyer in Stripe's dashboard, or Stripe confirming the server's own refund) refunds the
+ * order and revokes its tickets. The charge names its payment intent, which the order
+ * keeps as its payment reference. A partial refund leaves the order and its tickets as
+ * they are: which seats it stands for only the organizer knows.
+ */
+function refundEvent(charge: ChargeLike): PaymentEvent | null {
+  if (charge.object !== 'charge' || charge.refunded !== true) return null;
+  const paymentReference =
+    str(charge.payment_intent) ?? str((charge.payment_intent as { id?: unknown } | null)?.id);
+  if (!paymentReference) return null;
+  return {
+    type: 'payment.refunded',
+    sessionId: null,
+    orderId: str(charge.metadata?.order_id),
+    paymentReference,
+    refundReference: str(charge.refunds?.data?.[0]?.id) ?? str(charge.id),
+    email: null,
+    name: null,
   };
 }
 

@@ -123,6 +123,21 @@ export class TestPaymentsAdapter extends PaymentsPort {
     });
   }
 
+  /**
+   * "Zahlung erstatten": the whole payment goes back, reported as Stripe reports a refund
+   * made in its dashboard (`charge.refunded` naming the payment intent).
+   */
+  refundPayment(paymentReference: string): SignedDelivery {
+    const suffix = randomBytes(12).toString('base64url');
+    return this.signed('charge.refunded', {
+      object: 'charge',
+      id: `tch_${suffix}`,
+      payment_intent: paymentReference,
+      refunded: true,
+      refunds: { object: 'list', data: [{ id: `tre_${suffix}` }] },
+    });
+  }
+
   /** The webhook test page's event: signed like the others, about no session. */
   testEvent(): SignedDelivery {
     return this.signed(WEBHOOK_TEST_EVENT, {

@@ -134,6 +134,7 @@ export class KyselyOrderRepository extends OrderRepository {
     for (const [column, value] of [
       ['id', key.id],
       ['session_id', key.sessionId],
+      ['payment_reference', key.paymentReference],
     ] as const) {
       if (!value) continue;
       let query = this.db.selectFrom('orders').selectAll().where(column, '=', value);

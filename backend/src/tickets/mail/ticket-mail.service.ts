@@ -17,7 +17,7 @@ import {
   type TicketMailContent,
 } from './ticket-mail.templates.js';
 
-export type MailOutcome = 'sent' | 'no-address' | 'no-tickets';
+export type MailOutcome = 'sent' | 'no-address' | 'no-tickets' | 'refunded';
 
 /**
  * The ticket mail (DESIGN "E-mail"): German HTML and text, the order summary, one PDF per
@@ -42,6 +42,8 @@ export class TicketMailService {
     const order = await this.order(orderId);
     const to = order.context.email;
     if (!to) return 'no-address';
+    // Refunded before its mail went out: a confirmation would announce a void purchase.
+    if (order.status === 'refunded') return 'refunded';
     const orderNumber = order.context.catalogOrderId;
     const tickets = (await this.tickets.forOrder(order.id, orderNumber)).filter(
       (t) => t.ticket.status === 'valid',
