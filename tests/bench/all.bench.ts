@@ -9,6 +9,7 @@ import { type BackendProcess, startBackend } from '../fault/support/backend-proc
 import { startStackCli, type RunningStack } from '../stack/stack-support.js';
 import { REPO_ROOT } from '../support/site.js';
 import { measureFrontend } from './frontend-size.js';
+import { measureTickets, percentile } from './tickets.bench.js';
 
 /**
  * The performance figures on this machine, over loopback: sizes, Lighthouse, feed and checkout
@@ -483,6 +484,34 @@ async function loadCheckout(
   }
 }
 
+/** DESIGN "Tickets and the door": paid → mail at the SMTP server, and one ticket's PDF. */
+async function measureTicketMail(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'awhh-bench-mail-'));
+  try {
+    const { paidToMail, pdf } = await measureTickets(dir);
+    row(
+      'tickets',
+      `paid → ticket mail at SMTP, 4 tickets, median of ${paidToMail.length}`,
+      [median(paidToMail)],
+      'ms',
+    );
+    row(
+      'tickets',
+      `paid → ticket mail at SMTP, 4 tickets, p95 of ${paidToMail.length}`,
+      [percentile(paidToMail, 95)],
+      'ms',
+      { op: '<=', value: 2000 },
+    );
+    row('tickets', `one ticket PDF rendered, median of ${pdf.length}`, [median(pdf)], 'ms', {
+      op: '<=',
+      value: 150,
+    });
+    row('tickets', `one ticket PDF rendered, p95 of ${pdf.length}`, [percentile(pdf, 95)], 'ms');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function writeResults(): string {
   const dir = join(REPO_ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
@@ -533,6 +562,7 @@ describe('benchmark', () => {
 
     await measureColdFeed();
     await measureCheckout();
+    await measureTicketMail();
 
     const file = writeResults();
     const header = `${started.toISOString()} · ${cpus().length} cores · Node ${process.version} · medians of ${RUNS} runs, ${LOAD_SECONDS} s each`;

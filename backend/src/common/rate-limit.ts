@@ -36,6 +36,20 @@ export function RateLimit(rule: RateLimitRule) {
       timeWindow: rule.windowMs,
       keyGenerator: (request: FastifyRequest) => `${rule.name}|${request.ip}`,
       errorResponseBuilder: () => apiError(429, rule.message ?? DEFAULT_MESSAGE),
+      // Only the refusal says when to come back (Retry-After); an allowed request carries
+      // no X-RateLimit-* headers, which would tell a script its remaining budget and cost
+      // every checkout three header writes.
+      addHeadersOnExceeding: {
+        'x-ratelimit-limit': false,
+        'x-ratelimit-remaining': false,
+        'x-ratelimit-reset': false,
+      },
+      addHeaders: {
+        'x-ratelimit-limit': false,
+        'x-ratelimit-remaining': false,
+        'x-ratelimit-reset': false,
+        'retry-after': true,
+      },
     },
   });
 }

@@ -28,7 +28,7 @@ import {
   settleOutbox,
   waitFor,
 } from '../checkout/support/checkout-test-app.js';
-import { SmtpSink } from './support/smtp-sink.js';
+import { SmtpSink } from '../../../tests/support/smtp-sink.js';
 
 // jsqr's types declare an ES default export; the package is CommonJS exporting the function.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;

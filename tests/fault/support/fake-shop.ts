@@ -19,7 +19,11 @@ export interface FakeShop {
   close: () => Promise<void>;
 }
 
-export async function openFakeShop(woo: FakeWooCommerce, name: string): Promise<FakeShop> {
+export async function openFakeShop(
+  woo: FakeWooCommerce,
+  name: string,
+  extraEnv: Record<string, string> = {},
+): Promise<FakeShop> {
   const stripe = new FakeStripe();
   await Promise.all([woo.start(), stripe.start()]);
   const dataDir = mkdtempSync(join(tmpdir(), `awhh-${name}-`));
@@ -28,6 +32,7 @@ export async function openFakeShop(woo: FakeWooCommerce, name: string): Promise<
     ...stripe.env,
     DATABASE_URL: `sqlite:${join(dataDir, 'awhh.db')}`,
     STATIC_DIR: '',
+    ...extraEnv,
   };
   let site: BackendProcess | null = null;
   return {

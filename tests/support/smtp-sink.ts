@@ -3,7 +3,7 @@ import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 /**
- * A real SMTP server on 127.0.0.1 for the tests: it receives what nodemailer sends and
+ * A real SMTP server on 127.0.0.1 for the tests (backend and browser suites alike): it receives what nodemailer sends and
  * parses it with mailparser. STARTTLS is off: smtp-server's built-in certificate has
  * expired, and a client upgrading to it would fail.
  */
@@ -15,7 +15,8 @@ export class SmtpSink {
   private server: SMTPServer | null = null;
   private port = 0;
 
-  async start(): Promise<this> {
+  /** Listens on `port` (0: any free one); a stopped sink can start again on its old port. */
+  async start(port = this.port): Promise<this> {
     this.server = new SMTPServer({
       disabledCommands: ['STARTTLS', 'AUTH'],
       authOptional: true,
@@ -41,7 +42,7 @@ export class SmtpSink {
         );
       },
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     this.port = (this.server.server.address() as AddressInfo).port;
     return this;
   }
@@ -50,7 +51,15 @@ export class SmtpSink {
     return `smtp://127.0.0.1:${this.port}`;
   }
 
+  /** Mails received with this Message-ID (the ticket mail's is stable per order). */
+  withMessageId(messageId: string): ParsedMail[] {
+    return this.mails.filter((m) => m.messageId === messageId);
+  }
+
   async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }
