@@ -1,7 +1,7 @@
 import { apiErrorSchema, eventDetailSchema } from '@awhh/machines';
 import { FakeWooCommerce } from '../support/fake-woocommerce.js';
 import { orderReference, recordedShop } from '../support/woocommerce-fixtures.js';
-import { deliver, sessionEvent, type FakeStripe } from '../fault/support/fake-stripe.js';
+import { deliver, sessionEvent, type FakeStripe } from '../support/fake-stripe.js';
 import {
   type BackendProcess,
   createCheckout,

@@ -1,7 +1,7 @@
 import { orderSummarySchema } from '@awhh/machines';
 import { FakeWooCommerce } from '../support/fake-woocommerce.js';
 import { orderReference, wooEvent } from '../support/woocommerce-fixtures.js';
-import { deliver, FakeStripe, type FakeSession, sessionEvent } from './support/fake-stripe.js';
+import { deliver, FakeStripe, type FakeSession, sessionEvent } from '../support/fake-stripe.js';
 import {
   type BackendProcess,
   createCheckout,
@@ -16,7 +16,7 @@ import {
 } from './support/throwaway-postgres.js';
 
 /**
- * Issue 4 / DESIGN "store": PostgreSQL restarts (an upgrade, a failover) while buyers
+ * DESIGN "store": PostgreSQL restarts (an upgrade, a failover) while buyers
  * check out and Stripe delivers webhooks. Stripe retries a webhook until it gets a 2xx,
  * so every payment must end as exactly one paid order and one WooCommerce order.
  */

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { orderSummarySchema } from '@awhh/machines';
 import { FakeWooCommerce } from '../support/fake-woocommerce.js';
 import { orderReference, wooEvent } from '../support/woocommerce-fixtures.js';
-import { deliver, FakeStripe, type FakeSession, sessionEvent } from './support/fake-stripe.js';
+import { deliver, FakeStripe, type FakeSession, sessionEvent } from '../support/fake-stripe.js';
 import {
   type BackendProcess,
   createCheckout,

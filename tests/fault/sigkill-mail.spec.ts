@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { FakeWooCommerce } from '../support/fake-woocommerce.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { wooEvent } from '../support/woocommerce-fixtures.js';
-import { deliver, type FakeSession, sessionEvent } from './support/fake-stripe.js';
+import { deliver, type FakeSession, sessionEvent } from '../support/fake-stripe.js';
 import {
   type BackendProcess,
   createCheckout,

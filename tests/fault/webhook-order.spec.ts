@@ -7,7 +7,7 @@ import {
   type FakeSession,
   sessionEvent,
   signature,
-} from './support/fake-stripe.js';
+} from '../support/fake-stripe.js';
 import {
   type BackendProcess,
   createCheckout,
@@ -149,7 +149,7 @@ describe('fault: the webhook before the redirect, late, twice, out of order', ()
     await deliverOk(sessionEvent(session, 'checkout.session.completed'));
     expect((await summary(session)).status).toBe('paid');
     await expectOneHandOff(session);
-    expect(stripe.refunds).toEqual([]);
+    expect(stripe.requestsTo('/v1/refunds')).toEqual([]);
   });
 
   it('an expired session whose payment never came is never handed off', async () => {

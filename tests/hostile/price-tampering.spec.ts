@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { orderSummarySchema } from '@awhh/machines';
 import { FakeWooCommerce } from '../support/fake-woocommerce.js';
 import { wooCoupon, wooEvent, wooVariable } from '../support/woocommerce-fixtures.js';
-import { FakeStripe } from '../fault/support/fake-stripe.js';
+import { FakeStripe } from '../support/fake-stripe.js';
 import {
   type BackendProcess,
   type CheckoutLine,

@@ -9,7 +9,7 @@ import {
 import type { OrderHandOff } from '../../src/catalog/catalog.port.js';
 import { splitName } from '../../src/checkout/buyer-details.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
-import { FakeStripe } from '../support/fake-stripe.js';
+import { FakeStripe } from '../../../tests/support/fake-stripe.js';
 import {
   buyerForm,
   checkoutBody,
@@ -29,6 +29,9 @@ import {
 } from './support/checkout-test-app.js';
 
 jest.setTimeout(60_000);
+
+/** The API key createTestApp gives the site; the fake Stripe accepts no other. */
+const STRIPE_KEY = 'sk_test_checkout_suite';
 
 const TEST_TITLE = 'Testzahlung (Testmodus – kein echtes Geld)';
 const STRIPE_TITLE = 'Kreditkarte (Stripe Checkout)';
@@ -361,7 +364,7 @@ describe.each(DATABASES)('buyer details reach the order and WooCommerce (%s)', (
     let catalog: FakeCatalog;
 
     beforeAll(async () => {
-      stripe = await new FakeStripe().start();
+      stripe = await FakeStripe.start({ secretKey: STRIPE_KEY });
     });
     afterAll(async () => {
       await stripe.stop();
@@ -369,7 +372,7 @@ describe.each(DATABASES)('buyer details reach the order and WooCommerce (%s)', (
     beforeEach(async () => {
       stripe.requests.length = 0;
       catalog = withLowerCaseCoupon(new FakeCatalog());
-      app = await createTestApp({ databaseUrl: db.url, catalog, stripeApiBase: stripe.apiBase });
+      app = await createTestApp({ databaseUrl: db.url, catalog, stripeApiBase: stripe.url });
       await resetStore(app);
     });
 

@@ -5,7 +5,7 @@ import {
 } from '../../src/checkout/payments/payments.port.js';
 import { StripePaymentsAdapter } from '../../src/checkout/payments/stripe-payments.adapter.js';
 import { TestPaymentsAdapter } from '../../src/checkout/payments/test-payments.adapter.js';
-import { FakeStripe } from '../support/fake-stripe.js';
+import { FakeStripe } from '../../../tests/support/fake-stripe.js';
 import { PUBLIC_URL, signedDelivery, WEBHOOK_SECRET } from './support/checkout-test-app.js';
 
 // The payments port's contract, run against every adapter: neutral events from webhooks
@@ -44,7 +44,7 @@ const adapters: [string, () => Harness][] = [
     'stripe (against the fake Stripe API)',
     () => ({
       adapter: new StripePaymentsAdapter(
-        { secretKey: 'sk_test_contract', webhookSecret: WEBHOOK_SECRET, apiBase: stripe.apiBase },
+        { secretKey: stripe.secretKey, webhookSecret: WEBHOOK_SECRET, apiBase: stripe.url },
         PUBLIC_URL,
       ),
       pay: ({ id }) => void stripe.pay(id, BUYER),

@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { PaymentsPort } from '../../src/checkout/payments/payments.port.js';
 import { TestPaymentsAdapter } from '../../src/checkout/payments/test-payments.adapter.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
-import { FakeStripe } from '../support/fake-stripe.js';
+import { FakeStripe } from '../../../tests/support/fake-stripe.js';
 import {
   checkoutBody,
   createTestApp,
@@ -19,6 +19,9 @@ import {
 
 jest.setTimeout(60_000);
 
+/** The API key createTestApp gives the site; the fake Stripe accepts no other. */
+const STRIPE_KEY = 'sk_test_checkout_suite';
+
 /**
  * DESIGN "The order's life": reconciliation. The webhook never arrives here; every paid
  * order is still recorded and handed off exactly once, found on the success page or by
@@ -31,7 +34,7 @@ describe.each(DATABASES)('reconciliation without webhooks (%s)', (kind) => {
 
   beforeAll(async () => {
     db = await createTestDatabase(kind);
-    stripe = await new FakeStripe().start();
+    stripe = await FakeStripe.start({ secretKey: STRIPE_KEY });
   });
   afterAll(async () => {
     await stripe.stop();
@@ -45,7 +48,7 @@ describe.each(DATABASES)('reconciliation without webhooks (%s)', (kind) => {
     const app = await createTestApp({
       databaseUrl: db.url,
       catalog,
-      stripeApiBase: stripe.apiBase,
+      stripeApiBase: stripe.url,
       options,
     });
     apps.push(app);

@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { StoreDatabase } from '../../src/store/store.database.js';
-import { FakeStripe } from '../support/fake-stripe.js';
+import { FakeStripe } from '../../../tests/support/fake-stripe.js';
 import {
   checkoutBody,
   createTestApp,
@@ -20,6 +20,9 @@ import {
 
 jest.setTimeout(60_000);
 
+/** The API key createTestApp gives the site; the fake Stripe accepts no other. */
+const STRIPE_KEY = 'sk_test_checkout_suite';
+
 describe.each(DATABASES)('Stripe adapter and webhook (%s)', (kind) => {
   let app: NestFastifyApplication;
   let catalog: FakeCatalog;
@@ -28,7 +31,7 @@ describe.each(DATABASES)('Stripe adapter and webhook (%s)', (kind) => {
 
   beforeAll(async () => {
     db = await createTestDatabase(kind);
-    stripe = await new FakeStripe().start();
+    stripe = await FakeStripe.start({ secretKey: STRIPE_KEY });
   });
   afterAll(async () => {
     await stripe.stop();
@@ -41,7 +44,7 @@ describe.each(DATABASES)('Stripe adapter and webhook (%s)', (kind) => {
     app = await createTestApp({
       databaseUrl: db.url,
       catalog,
-      stripeApiBase: stripe.apiBase,
+      stripeApiBase: stripe.url,
       options: fastOptions(),
     });
     await resetStore(app);

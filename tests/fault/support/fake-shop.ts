@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBackend, type BackendProcess } from '../../support/backend.js';
-import { FakeStripe } from './fake-stripe.js';
+import { FakeStripe } from '../../support/fake-stripe.js';
 import type { FakeWooCommerce } from '../../support/fake-woocommerce.js';
 
 /**
