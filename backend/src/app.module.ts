@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { CheckinModule } from './checkin/checkin.module.js';
 import { CheckoutModule } from './checkout/checkout.module.js';
 import { AppConfigModule } from './common/app-config.module.js';
 import type { AppConfig } from './config/config.js';
@@ -21,7 +22,8 @@ export class AppModule {
 
     const imports: ModuleImport[] = [AppConfigModule.forRoot(config), HealthModule];
     if (servesProducts) imports.push(ProductsModule, CalendarModule);
-    if (servesCheckout) imports.push(CheckoutModule);
+    // The door check-in lives beside the tickets it checks (DESIGN "Tickets and the door").
+    if (servesCheckout) imports.push(CheckoutModule, CheckinModule);
     // SiteModule goes last (only with config.staticDir and when the products side is
     // served), so its catch-all routes never shadow an API route.
     if (servesProducts && config.staticDir) imports.push(SiteModule);

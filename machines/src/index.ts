@@ -12,3 +12,6 @@ export * from './events/berlin-time.js';
 export * from './events/next-event.js';
 export * from './format/dates.js';
 export * from './order/order.machine.js';
+export * from './door/door.types.js';
+export * from './door/door.verdict.js';
+export * from './door/door.machine.js';

@@ -47,6 +47,10 @@ describe('routing through nginx', () => {
     ['GET', '/api/checkout/session/cs_unknown'],
     ['POST', '/api/checkout/webhook'],
     ['POST', '/api/contact'],
+    ['GET', '/api/mail-test'],
+    ['GET', '/api/checkin/events'],
+    ['GET', '/api/checkin/events/1/tickets'],
+    ['POST', '/api/checkin/scans'],
   ] as const;
 
   it.each(products)('%s %s is answered by the products process', async (method, path) => {
@@ -65,6 +69,15 @@ describe('routing through nginx', () => {
       body: method === 'POST' ? '{}' : undefined,
     });
     expect(res.headers.get('x-served-by')).toBe('checkout');
+  });
+
+  it('never caches the door API (DESIGN "Tickets and the door"): no-store, the German 401 as JSON', async () => {
+    for (const path of ['/api/checkin/events', '/api/checkin/events/1/tickets']) {
+      const res = await get(path, { headers: { authorization: 'Bearer FALSCH-FALSCH' } });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(((await res.json()) as { message: string }).message).toBe('Der Türcode stimmt nicht.');
+    }
   });
 
   it('keeps the webhook body byte for byte (the signature check sees exactly what was sent)', async () => {

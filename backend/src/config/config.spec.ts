@@ -82,6 +82,14 @@ describe('configuration from the environment', () => {
     expect(config.ticketSigningKey?.asymmetricKeyType).toBe('ed25519');
   });
 
+  it('the door code: embedded by default, CHECKIN_CODE when set, never echoed in an error', () => {
+    expect(parseConfig({}).checkinCode).toBeNull();
+    expect(parseConfig({ CHECKIN_CODE: 'Tuer-2026-Hafen' }).checkinCode).toBe('Tuer-2026-Hafen');
+    expect(() => parseConfig({ CHECKIN_CODE: 'ab-cd-12' })).toThrow(
+      /^Invalid configuration: CHECKIN_CODE (?!.*ab-cd-12)/,
+    );
+  });
+
   it('never repeats the SMTP password in an error', () => {
     expect(() => parseConfig({ SMTP_URL: 'http://user:geheim@mail.example' })).toThrow(
       /^Invalid configuration: SMTP_URL (?!.*geheim)/,

@@ -43,6 +43,11 @@ export interface AppConfigShape {
    * (TICKET_SIGNING_KEY, PKCS#8 PEM); null: generated once and kept in the store.
    */
   ticketSigningKey: KeyObject | null;
+  /**
+   * DESIGN "Tickets and the door": the door code that unlocks /einlass (CHECKIN_CODE); null:
+   * generated once and kept in the store.
+   */
+  checkinCode: string | null;
   /** Built frontend served by the single-process `npm start`; null when nginx serves it. */
   staticDir: string | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
@@ -73,6 +78,7 @@ export class AppConfig implements AppConfigShape {
   readonly catalogTtlSeconds!: number;
   readonly mail!: MailConfig;
   readonly ticketSigningKey!: KeyObject | null;
+  readonly checkinCode!: string | null;
   readonly staticDir!: string | null;
   readonly logLevel!: AppConfigShape['logLevel'];
   readonly trustProxy!: boolean | string;
@@ -180,6 +186,24 @@ export function parseTicketSigningKey(raw: string | undefined): KeyObject | null
   return key;
 }
 
+/** Shortest door code accepted (as the door compares it: no spaces or dashes, any case). */
+export const MIN_CHECKIN_CODE_LENGTH = 8;
+
+/**
+ * CHECKIN_CODE: the door staff's shared code. Long enough that the lockout after wrong codes
+ * makes guessing hopeless; the value never appears in the error.
+ */
+export function parseCheckinCode(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  if (raw.replace(/[\s-]+/g, '').length < MIN_CHECKIN_CODE_LENGTH) {
+    throw new ConfigError(
+      'CHECKIN_CODE',
+      `must have at least ${MIN_CHECKIN_CODE_LENGTH} characters besides spaces and dashes`,
+    );
+  }
+  return raw;
+}
+
 export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
   const port = integer(env, 'PORT', 3000, 1, 65535);
   const modules = (text(env, 'MODULES') ?? 'all') as ModuleSelection;
@@ -250,6 +274,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
       from: parseMailFrom(text(env, 'MAIL_FROM')),
     },
     ticketSigningKey: parseTicketSigningKey(text(env, 'TICKET_SIGNING_KEY')),
+    checkinCode: parseCheckinCode(text(env, 'CHECKIN_CODE')),
     staticDir: staticDirRaw === 'off' ? null : resolve(staticDirRaw ?? 'frontend/dist'),
     logLevel,
     trustProxy,

@@ -98,6 +98,12 @@ export const STATIC_PAGES: Record<string, { title: string; description: string; 
       description: 'Interne Testseite: die Mails des Testmodus mit ihren Anhängen.',
       index: false,
     },
+    // DESIGN "Tickets and the door": the door staff's check-in, never indexed.
+    '/einlass': {
+      title: `Einlass | ${SITE_NAME}`,
+      description: 'Check-in am Einlass für das Team an der Tür.',
+      index: false,
+    },
   };
 
 export function absoluteUrl(publicUrl: string, pathOrUrl: string): string {

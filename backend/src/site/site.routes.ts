@@ -10,6 +10,9 @@ import type { SiteResponse, SiteService } from './site.service.js';
 
 /** Hashed bundles never change under their name (Vite puts the content hash in it). */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** /einlass's service worker (DESIGN "Tickets and the door"), scoped to that page. */
+const DOOR_SERVICE_WORKER = 'einlass-sw.js';
 /** Other public files (images, favicon, fonts without hash) may change on a deploy. */
 export const PUBLIC_FILE = 'public, max-age=3600';
 
@@ -52,7 +55,12 @@ export function siteRoutes(site: SiteService, staticDir: string, settings: SiteS
       setHeaders: (reply, filePath) => {
         reply.header(
           'cache-control',
-          filePath.startsWith(join(staticDir, 'assets') + sep) ? IMMUTABLE : PUBLIC_FILE,
+          filePath.startsWith(join(staticDir, 'assets') + sep)
+            ? IMMUTABLE
+            : // The door's service worker is always revalidated (nginx says the same).
+              filePath === join(staticDir, DOOR_SERVICE_WORKER)
+              ? 'no-cache'
+              : PUBLIC_FILE,
         );
       },
     });

@@ -220,6 +220,31 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // DESIGN "Tickets and the door": the door's check-ins. One row per ticket (its first
+    // check-in: the earliest scan, whichever device synced first) and one per scan id, so a
+    // sync replayed after a lost answer is never counted twice.
+    '2026-11-27-001-checkin': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('checkins')
+          .addColumn('ticket_id', 'text', (c) => c.primaryKey().references('tickets.id'))
+          .addColumn('scan_id', 'text', (c) => c.notNull())
+          .addColumn('scanned_at', 'bigint', (c) => c.notNull())
+          .addColumn('device', 'text', (c) => c.notNull())
+          .addColumn('received_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('checkin_scans')
+          .addColumn('scan_id', 'text', (c) => c.primaryKey())
+          // Null for a token that is not one of our tickets.
+          .addColumn('ticket_id', 'text')
+          .addColumn('scanned_at', 'bigint', (c) => c.notNull())
+          .addColumn('device', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('received_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+    },
   };
 }
 

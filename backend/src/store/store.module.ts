@@ -1,6 +1,7 @@
 import { Global, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
 import { AppConfig } from '../config/config.js';
 import { HealthIndicators } from '../health/health-indicators.js';
+import { KyselyCheckinRepository } from './repositories/checkin.repository.js';
 import { KyselyContactRepository } from './repositories/contact.repository.js';
 import { KyselyMailboxRepository } from './repositories/mailbox.repository.js';
 import { KyselyStore } from './repositories/kysely-store.js';
@@ -11,6 +12,7 @@ import { KyselyTicketRepository } from './repositories/ticket.repository.js';
 import { KyselyWebhookEventRepository } from './repositories/webhook-event.repository.js';
 import { StoreDatabase } from './store.database.js';
 import {
+  CheckinRepository,
   ContactRepository,
   MailboxRepository,
   OrderRepository,
@@ -35,6 +37,7 @@ const ports = [
   TicketRepository,
   SettingsRepository,
   MailboxRepository,
+  CheckinRepository,
 ];
 
 /** Opens the store and migrates it before any controller serves a request. */
@@ -54,6 +57,7 @@ const ports = [
     adapter(TicketRepository, (store) => new KyselyTicketRepository(store.db)),
     adapter(SettingsRepository, (store) => new KyselySettingsRepository(store.db)),
     adapter(MailboxRepository, (store) => new KyselyMailboxRepository(store.db)),
+    adapter(CheckinRepository, (store) => new KyselyCheckinRepository(store)),
   ],
   exports: [StoreDatabase, ...ports],
 })

@@ -143,6 +143,27 @@ export interface MailAttachmentsTable {
   content: string;
 }
 
+/** DESIGN "Tickets and the door": a ticket's first check-in (the earliest scan synced). */
+export interface CheckinsTable {
+  ticket_id: string;
+  scan_id: string;
+  /** When the device scanned it (epoch ms), not when the sync arrived. */
+  scanned_at: number;
+  device: string;
+  received_at: number;
+}
+
+/** Every scan id the door synced, with its answer when it arrived (idempotency and audit). */
+export interface CheckinScansTable {
+  scan_id: string;
+  ticket_id: string | null;
+  scanned_at: number;
+  device: string;
+  /** `ok`, `already`, `invalid` or `revoked` as first answered. */
+  status: string;
+  received_at: number;
+}
+
 export interface StoreSchema {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
@@ -155,4 +176,6 @@ export interface StoreSchema {
   settings: SettingsTable;
   mails: MailsTable;
   mail_attachments: MailAttachmentsTable;
+  checkins: CheckinsTable;
+  checkin_scans: CheckinScansTable;
 }

@@ -1,6 +1,7 @@
-import { Controller, Get, Header, Inject, Param, Res } from '@nestjs/common';
-import type { MailMessage, MailSummary } from '@awhh/machines';
+import { Controller, Get, Header, Inject, Optional, Param, Res } from '@nestjs/common';
+import type { MailMessage, MailSummary, MailTestInfo } from '@awhh/machines';
 import type { FastifyReply } from 'fastify';
+import { DoorCode } from '../checkin/door-code.js';
 import { apiError } from '../common/api-error.js';
 import { MailboxRepository, type StoredMailSummary } from '../store/store.port.js';
 import { TestMailbox } from './test-mailbox.js';
@@ -18,7 +19,21 @@ export class MailTestController {
   constructor(
     @Inject(TestMailbox) private readonly mailboxMode: TestMailbox,
     @Inject(MailboxRepository) private readonly mailbox: MailboxRepository,
+    // Optional: a module graph without the check-in (unit setups) still has a mailbox.
+    @Optional() @Inject(DoorCode) private readonly doorCode?: DoorCode,
   ) {}
+
+  /**
+   * What the test mailbox page shows besides the mails: the embedded door code for
+   * /einlass (DESIGN "Tickets and the door"), null when CHECKIN_CODE is set (a real code
+   * is never shown on a public page). Only while the mailbox itself is open.
+   */
+  @Get()
+  @Header('cache-control', 'no-store')
+  async info(): Promise<MailTestInfo> {
+    this.assertOpen();
+    return { checkinCode: (await this.doorCode?.embeddedCode()) ?? null };
+  }
 
   @Get('messages')
   @Header('cache-control', 'no-store')

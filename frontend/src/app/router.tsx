@@ -39,6 +39,7 @@ export const routes: RouteObject[] = [
           { path: 'apple-pay-test', lazy: page(() => import('./routes/apple-pay-test')) },
           { path: 'tickets/:token', lazy: page(() => import('./routes/ticket')) },
           { path: 'mail-test', lazy: page(() => import('./routes/mail-test')) },
+          { path: 'einlass', lazy: page(() => import('./routes/einlass')) },
           {
             path: '*',
             // The loader answers first; the element only keeps the router from warning.

@@ -268,6 +268,12 @@ export const mailMessageSchema = mailSummarySchema.extend({
   text: z.string(),
 });
 export type MailMessage = z.infer<typeof mailMessageSchema>;
+/**
+ * `GET /api/mail-test` (only while the mailbox is open): the embedded door code for
+ * `/einlass` (DESIGN "Tickets and the door"); null when CHECKIN_CODE is set.
+ */
+export const mailTestInfoSchema = z.object({ checkinCode: z.string().nullable() });
+export type MailTestInfo = z.infer<typeof mailTestInfoSchema>;
 
 export const orderSummarySchema = z.object({
   id: z.string(),

@@ -5,6 +5,7 @@ import { errorText, isNotFound } from '@/lib/api-client';
 import { Button } from '@/components/ui/button';
 import { Alert, ErrorState, Loading, Skeleton } from '@/components/ui/feedback';
 import { fetchMail, fetchMails } from './api';
+import { DoorCodeNote } from './door-code-note';
 import styles from './mailbox.module.css';
 
 /** New mails of a purchase show up without a reload (the outbox sends within seconds). */
@@ -204,18 +205,25 @@ export function MailboxView({ selectedId, onSelect }: MailboxViewProps) {
   }
 
   const toolbar = (
-    <div className={styles.toolbar}>
-      <p className={styles.meta} aria-live="polite">
-        {list.kind === 'ready'
-          ? list.stale
-            ? 'Aktualisieren fehlgeschlagen – es wird weiter versucht.'
-            : `${mails.length === 1 ? '1 Mail' : `${mails.length} Mails`} · aktualisiert sich alle ${MAIL_POLL_MS / 1000} Sekunden`
-          : 'Wird geladen …'}
-      </p>
-      <Button variant="secondary" onClick={() => void load(undefined, true)} disabled={refreshing}>
-        {refreshing ? 'Wird aktualisiert …' : 'Aktualisieren'}
-      </Button>
-    </div>
+    <>
+      <DoorCodeNote />
+      <div className={styles.toolbar}>
+        <p className={styles.meta} aria-live="polite">
+          {list.kind === 'ready'
+            ? list.stale
+              ? 'Aktualisieren fehlgeschlagen – es wird weiter versucht.'
+              : `${mails.length === 1 ? '1 Mail' : `${mails.length} Mails`} · aktualisiert sich alle ${MAIL_POLL_MS / 1000} Sekunden`
+            : 'Wird geladen …'}
+        </p>
+        <Button
+          variant="secondary"
+          onClick={() => void load(undefined, true)}
+          disabled={refreshing}
+        >
+          {refreshing ? 'Wird aktualisiert …' : 'Aktualisieren'}
+        </Button>
+      </div>
+    </>
   );
 
   if (list.kind === 'loading') {

@@ -1,0 +1,138 @@
+import { fromCallback, fromPromise, type EventObject } from 'xstate';
+import {
+  decideVerdict,
+  type DoorEventSummary,
+  type DoorRestored,
+  type DoorVerdict,
+  doorMachine,
+  orderDoorEvents,
+  tokenFromInput,
+} from '@awhh/machines';
+import {
+  DoorRequestError,
+  fetchDoorEvents,
+  fetchPublicKey,
+  fetchTicketList,
+  postScans,
+} from './api';
+import { doorStore } from './door-store';
+import { loadQrDecoder } from './qr-decoder';
+
+// The door machine's I/O on this device (DESIGN "Tickets and the door").
+
+/** The list refreshes in the background this often while the network is there. */
+export const LIST_REFRESH_MS = 30_000;
+/** Queued scans are retried this often until they are sent. */
+export const OUTBOX_RETRY_MS = 5_000;
+/** Scans per request; a long offline stretch is sent in parts. */
+const BATCH = 100;
+
+const loadVerifier = () => import('./verify-token');
+
+/** A check-in wants to reach the server now, not at the next tick. */
+const syncNow = new EventTarget();
+
+/**
+ * Loads what scanning needs while the network is there: the verifier and the QR reader
+ * (with its wasm), so the service worker has them for an offline reload.
+ */
+export async function prepareScanning(): Promise<void> {
+  const { publicKey } = doorStore.verifyInput();
+  const [verifier] = await Promise.all([loadVerifier(), loadQrDecoder().catch(() => null)]);
+  if (publicKey) await verifier.warmUp(publicKey).catch(() => undefined);
+}
+
+async function flushOutbox(code: string): Promise<void> {
+  const queued = await doorStore.queued();
+  for (let i = 0; i < queued.length; i += BATCH) {
+    const batch = queued.slice(i, i + BATCH);
+    const results = await postScans(
+      code,
+      batch.map(({ scanId, token, scannedAt, device }) => ({ scanId, token, scannedAt, device })),
+    );
+    await doorStore.applyResults(batch, results);
+  }
+}
+
+export function createDoorMachine() {
+  return doorMachine.provide({
+    actors: {
+      restoreDoor: fromPromise<DoorRestored>(() => doorStore.restore()),
+      listEvents: fromPromise<DoorEventSummary[], { code: string }>(async ({ input }) => {
+        const events = await fetchDoorEvents(input.code);
+        await doorStore.saveCode(input.code, events);
+        return orderDoorEvents(events, new Date());
+      }),
+      downloadEvent: fromPromise<void, { code: string; eventId: number }>(async ({ input }) => {
+        try {
+          const [list, key] = await Promise.all([
+            fetchTicketList(input.code, input.eventId),
+            fetchPublicKey(),
+          ]);
+          await doorStore.saveEvent(list, key);
+        } catch (error) {
+          // Without network a list already on the device is good enough to scan with.
+          const offline = error instanceof DoorRequestError && error.status === 0;
+          if (!(offline && (await doorStore.hasList(input.eventId)))) throw error;
+        }
+        await prepareScanning();
+      }),
+      verifyScan: fromPromise<DoorVerdict, { text: string; eventId: number }>(async ({ input }) => {
+        const token = tokenFromInput(input.text);
+        if (!token) return { kind: 'invalid', reason: 'unreadable' };
+        const { verifyTicketToken } = await loadVerifier();
+        const { publicKey, tickets, checkins } = doorStore.verifyInput();
+        if (!publicKey) throw new Error('Kein Schlüssel auf dem Gerät.');
+        const claims = await verifyTicketToken(token, publicKey);
+        const verdict = decideVerdict({ claims, eventId: input.eventId, tickets, checkins });
+        if (verdict.kind === 'valid') {
+          await doorStore.checkIn(verdict.ticket.id, token);
+          syncNow.dispatchEvent(new Event('sync'));
+        }
+        return verdict;
+      }),
+      syncInBackground: fromCallback<EventObject, { code: string; eventId: number }>(
+        ({ input, sendBack }) => {
+          let stopped = false;
+          let running = false;
+          let lastRefresh = 0;
+
+          const tick = async (refresh: boolean) => {
+            if (stopped || running) return;
+            running = true;
+            try {
+              await flushOutbox(input.code);
+              if (refresh || Date.now() - lastRefresh >= LIST_REFRESH_MS) {
+                await doorStore.replaceList(await fetchTicketList(input.code, input.eventId));
+                lastRefresh = Date.now();
+              }
+            } catch (error) {
+              if (error instanceof DoorRequestError && error.status === 401) {
+                sendBack({ type: 'door.codeRejected' });
+              }
+              // Offline or a server hiccup: the queue stays and the next tick tries again.
+            } finally {
+              running = false;
+            }
+          };
+
+          const onOnline = () => void tick(true);
+          const onScan = () => void tick(false);
+          window.addEventListener('online', onOnline);
+          syncNow.addEventListener('sync', onScan);
+          const timer = window.setInterval(() => void tick(false), OUTBOX_RETRY_MS);
+          void tick(true);
+          return () => {
+            stopped = true;
+            window.clearInterval(timer);
+            window.removeEventListener('online', onOnline);
+            syncNow.removeEventListener('sync', onScan);
+          };
+        },
+      ),
+    },
+    actions: {
+      forgetCode: () => void doorStore.forgetCode(),
+    },
+  });
+}

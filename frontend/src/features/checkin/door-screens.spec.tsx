@@ -1,0 +1,87 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { DoorTicket } from '@awhh/machines';
+import { LockScreen } from './lock-screen';
+import { VerdictOverlay } from './verdict-overlay';
+
+const ticket: DoorTicket = {
+  id: 'tkt_1',
+  seat: 2,
+  seats: 3,
+  tier: 'VIP',
+  holder: 'Erika Mustermann',
+  status: 'valid',
+};
+
+describe('door screens (DESIGN "Tickets and the door")', () => {
+  it('the lock screen sends the typed code and says why it refused one', async () => {
+    const onUnlock = jest.fn();
+    const { rerender } = render(
+      <LockScreen busy={false} error={null} lockedOutFor={0} onUnlock={onUnlock} />,
+    );
+    await userEvent.type(screen.getByLabelText('Türcode'), 'ABCD-EFGH-JKMN');
+    await userEvent.click(screen.getByRole('button', { name: 'Entsperren' }));
+    expect(onUnlock).toHaveBeenCalledWith('ABCD-EFGH-JKMN');
+
+    rerender(
+      <LockScreen
+        busy={false}
+        error="Der Türcode stimmt nicht."
+        lockedOutFor={0}
+        onUnlock={onUnlock}
+      />,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('Der Türcode stimmt nicht.');
+    expect(screen.getByLabelText('Türcode')).toHaveAttribute('aria-invalid', 'true');
+
+    rerender(
+      <LockScreen busy={false} error="Zu viele Versuche." lockedOutFor={900} onUnlock={onUnlock} />,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('Gesperrt');
+    expect(screen.getByRole('alert')).toHaveTextContent('in etwa 15 Minuten');
+    expect(screen.getByLabelText('Türcode')).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Entsperren' })).toBeDisabled();
+  });
+
+  it.each([
+    {
+      verdict: { kind: 'valid', ticket } as const,
+      title: 'Gültig',
+      detail: 'VIP · Erika Mustermann · Ticket 2 von 3',
+    },
+    {
+      verdict: { kind: 'already', ticket, at: '2026-06-05T17:02:00Z', device: 'Tür 2' } as const,
+      title: 'Bereits eingecheckt',
+      detail: 'um 19:02 (Tür 2)',
+    },
+    {
+      verdict: { kind: 'revoked', ticket } as const,
+      title: 'Storniert',
+      detail: 'erstattet oder storniert',
+    },
+    {
+      verdict: { kind: 'invalid', reason: 'signature' } as const,
+      title: 'Ungültig',
+      detail: 'Signatur',
+    },
+    {
+      verdict: { kind: 'otherEvent', eventId: 7 } as const,
+      title: 'Anderes Event',
+      detail: 'nicht heute',
+    },
+  ])(
+    'the verdict "$title" fills the screen and lets the staff scan on',
+    async ({ verdict, title, detail }) => {
+      const onDismiss = jest.fn();
+      const { container } = render(<VerdictOverlay verdict={verdict} onDismiss={onDismiss} />);
+      expect(container.querySelector('[data-verdict]')).toHaveAttribute(
+        'data-verdict',
+        verdict.kind,
+      );
+      expect(screen.getByText(title)).toBeInTheDocument();
+      expect(container).toHaveTextContent(detail);
+      await userEvent.click(screen.getByRole('button', { name: 'Weiter scannen' }));
+      expect(onDismiss).toHaveBeenCalled();
+    },
+  );
+});

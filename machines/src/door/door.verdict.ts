@@ -1,0 +1,263 @@
+import { SITE_TIME_ZONE, startOfBerlinDay } from '../events/berlin-time.js';
+import type {
+  DoorCheckin,
+  DoorEventSummary,
+  DoorScanResult,
+  DoorTicket,
+  DoorVerdict,
+  TicketClaims,
+} from './door.types.js';
+
+// The door's rules (DESIGN "Tickets and the door"), pure so they run offline on the
+// device and are tested here: what a scanned code means, given the signature check, the
+// downloaded ticket list and the check-ins this device knows of.
+
+/** A compact JWS: three base64url parts. */
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+/** Far above a real token (about 150 characters, TOOLCHAIN). */
+const MAX_TOKEN = 1000;
+
+/**
+ * The token from what the camera or the staff typed: the token itself, or the ticket
+ * page's address (`…/tickets/{token}`, also percent-encoded); null for anything else.
+ */
+export function tokenFromInput(input: string): string | null {
+  let text = input.trim();
+  const page = /\/tickets\/([^/?#\s]+)/.exec(text);
+  if (page) {
+    try {
+      text = decodeURIComponent(page[1]!);
+    } catch {
+      return null;
+    }
+  }
+  return text.length <= MAX_TOKEN && COMPACT_JWS.test(text) ? text : null;
+}
+
+/** The claims of a verified payload, or null when it is not the shape the site signs. */
+export function parseClaims(payload: unknown): TicketClaims | null {
+  if (typeof payload !== 'object' || payload === null) return null;
+  const { t, e, s } = payload as Record<string, unknown>;
+  if (typeof t !== 'string' || t.length === 0 || t.length > 64) return null;
+  if (typeof e !== 'number' || !Number.isInteger(e)) return null;
+  if (typeof s !== 'number' || !Number.isInteger(s) || s < 1) return null;
+  return { t, e, s };
+}
+
+export interface VerdictInput {
+  /** Null when the token's signature did not verify (forged, altered, another site). */
+  claims: TicketClaims | null;
+  eventId: number;
+  tickets: ReadonlyMap<string, DoorTicket>;
+  checkins: ReadonlyMap<string, DoorCheckin>;
+}
+
+/** The first check-in of a ticket: the server's list or this device, whichever was earlier. */
+export function firstCheckin(
+  ticket: DoorTicket,
+  local: DoorCheckin | undefined,
+): { at: string; device: string | null } | null {
+  const server = ticket.checkedInAt
+    ? { at: ticket.checkedInAt, device: ticket.checkedInDevice ?? null }
+    : null;
+  if (!server) return local ? { at: local.at, device: local.device } : null;
+  if (!local) return server;
+  return Date.parse(local.at) < Date.parse(server.at)
+    ? { at: local.at, device: local.device }
+    : server;
+}
+
+export function decideVerdict({ claims, eventId, tickets, checkins }: VerdictInput): DoorVerdict {
+  if (!claims) return { kind: 'invalid', reason: 'signature' };
+  if (claims.e !== eventId) return { kind: 'otherEvent', eventId: claims.e };
+  const ticket = tickets.get(claims.t);
+  // Signed by the site but not in this event's list: a list from before the purchase, or
+  // a ticket that was never issued. The door lets nobody in on a guess.
+  if (!ticket) return { kind: 'invalid', reason: 'unknown' };
+  if (ticket.status === 'revoked') return { kind: 'revoked', ticket };
+  const first = firstCheckin(ticket, checkins.get(ticket.id));
+  if (first) return { kind: 'already', ticket, at: first.at, device: first.device };
+  return { kind: 'valid', ticket };
+}
+
+const clock = new Intl.DateTimeFormat('de-DE', {
+  timeZone: SITE_TIME_ZONE,
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** "19:02" in Hamburg's time, whatever the device's zone. */
+export function doorTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : clock.format(date);
+}
+
+/** "um 19:02 (Tür 2)", the when and where of an earlier check-in. */
+export function checkinPlace(at: string, device: string | null): string {
+  const time = doorTime(at);
+  return [time ? `um ${time}` : '', device ? `(${device})` : ''].filter(Boolean).join(' ');
+}
+
+/** "VIP · Karla Kundin · Ticket 2 von 3". */
+export function ticketLabel(ticket: DoorTicket): string {
+  return [
+    ticket.tier,
+    ticket.holder,
+    ticket.seats > 1 ? `Ticket ${ticket.seat} von ${ticket.seats}` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+export type VerdictTone = 'valid' | 'warning' | 'danger';
+
+/** What the full-screen verdict says: a one-word headline readable from a metre away. */
+export function verdictText(verdict: DoorVerdict): {
+  tone: VerdictTone;
+  title: string;
+  detail: string;
+} {
+  switch (verdict.kind) {
+    case 'valid':
+      return { tone: 'valid', title: 'Gültig', detail: ticketLabel(verdict.ticket) };
+    case 'already':
+      return {
+        tone: 'warning',
+        title: 'Bereits eingecheckt',
+        detail: [checkinPlace(verdict.at, verdict.device), ticketLabel(verdict.ticket)]
+          .filter(Boolean)
+          .join(' · '),
+      };
+    case 'revoked':
+      return {
+        tone: 'danger',
+        title: 'Storniert',
+        detail: [
+          'Die Bestellung wurde erstattet oder storniert.',
+          ticketLabel(verdict.ticket),
+        ].join(' '),
+      };
+    case 'otherEvent':
+      return { tone: 'danger', title: 'Anderes Event', detail: 'Dieses Ticket gilt nicht heute.' };
+    case 'invalid':
+      return {
+        tone: 'danger',
+        title: 'Ungültig',
+        detail:
+          verdict.reason === 'unknown'
+            ? 'Nicht in der Ticketliste dieses Events.'
+            : verdict.reason === 'unreadable'
+              ? 'Das ist kein Ticket-Code.'
+              : 'Die Signatur stimmt nicht: kein Ticket von uns.',
+      };
+  }
+}
+
+/** Tickets that still count (revoked ones are no longer expected at the door). */
+export function doorCounts(
+  tickets: Iterable<DoorTicket>,
+  checkins: ReadonlyMap<string, DoorCheckin>,
+): { checkedIn: number; total: number } {
+  let checkedIn = 0;
+  let total = 0;
+  for (const ticket of tickets) {
+    if (ticket.status === 'revoked') continue;
+    total += 1;
+    if (firstCheckin(ticket, checkins.get(ticket.id))) checkedIn += 1;
+  }
+  return { checkedIn, total };
+}
+
+/** "142 von 180 eingecheckt". */
+export function countText({ checkedIn, total }: { checkedIn: number; total: number }): string {
+  return `${checkedIn} von ${total} eingecheckt`;
+}
+
+/**
+ * Today's events first (the door is open tonight), then the next ones, then past ones,
+ * newest first. Days are Hamburg's days.
+ */
+export function orderDoorEvents(
+  events: readonly DoorEventSummary[],
+  now: Date,
+): DoorEventSummary[] {
+  const today = startOfBerlinDay(now).getTime();
+  const tomorrow = startOfBerlinDay(new Date(today + 36 * 60 * 60 * 1000)).getTime();
+  const rank = (event: DoorEventSummary): [number, number] => {
+    const at = event.startsAt ? Date.parse(event.startsAt) : Number.NaN;
+    if (Number.isNaN(at)) return [3, 0];
+    if (at >= today && at < tomorrow) return [0, at];
+    if (at >= tomorrow) return [1, at];
+    return [2, -at];
+  };
+  return [...events].sort((a, b) => {
+    const [ra, ka] = rank(a);
+    const [rb, kb] = rank(b);
+    return ra - rb || ka - kb || a.name.localeCompare(b.name, 'de');
+  });
+}
+
+export function isToday(startsAt: string | null, now: Date): boolean {
+  if (!startsAt) return false;
+  const at = Date.parse(startsAt);
+  const today = startOfBerlinDay(now).getTime();
+  const tomorrow = startOfBerlinDay(new Date(today + 36 * 60 * 60 * 1000)).getTime();
+  return at >= today && at < tomorrow;
+}
+
+/**
+ * The camera sees a code many times a second: the same code seen again within this
+ * window of its last sighting is the same scan (the scanner slides the window while the
+ * code stays in view, so a ticket held up for long is not scanned twice).
+ */
+export const SCAN_REPEAT_MS = 2000;
+
+export interface LastScan {
+  text: string;
+  at: number;
+}
+
+/** True when `text` is the code just handled and should be ignored. */
+export function isRepeatScan(last: LastScan | null, text: string, now: number): boolean {
+  return last !== null && last.text === text && now - last.at < SCAN_REPEAT_MS;
+}
+
+/** "von Karla Kundin (VIP, 2 von 3)", naming a ticket inside a sentence. */
+function ticketOwner(ticket: DoorTicket): string {
+  const detail = [ticket.tier, ticket.seats > 1 ? `${ticket.seat} von ${ticket.seats}` : null]
+    .filter(Boolean)
+    .join(', ');
+  const who = ticket.holder ? `von ${ticket.holder}` : ticket.id;
+  return detail ? `${who} (${detail})` : who;
+}
+
+export type SyncNoticeKind = 'already' | 'revoked' | 'invalid';
+
+/**
+ * What the sync log tells the staff when the server's answer differs from what this
+ * device showed: someone let the ticket in elsewhere first, or it was revoked meanwhile.
+ */
+export function syncNotice(
+  result: DoorScanResult,
+  ticket: DoorTicket | undefined,
+): { kind: SyncNoticeKind; text: string } | null {
+  const name = ticket ? `Das Ticket ${ticketOwner(ticket)}` : 'Ein Ticket';
+  switch (result.status) {
+    case 'ok':
+      return null;
+    case 'already': {
+      const time = result.firstScannedAt ? doorTime(result.firstScannedAt) : '';
+      const where = [time ? `um ${time}` : '', result.firstDevice ? `an ${result.firstDevice}` : '']
+        .filter(Boolean)
+        .join(' ');
+      return {
+        kind: 'already',
+        text: `${name} war schon ${where ? `${where} ` : ''}eingecheckt.`,
+      };
+    }
+    case 'revoked':
+      return { kind: 'revoked', text: `${name} ist storniert (laut Server).` };
+    case 'invalid':
+      return { kind: 'invalid', text: `${name} ist laut Server ungültig.` };
+  }
+}

@@ -1,0 +1,99 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser.js';
+import { payInTestMode } from './journeys.js';
+
+// Helpers of the door check-in journeys (DESIGN "Tickets and the door").
+
+export const FFMPEG_PATH = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
+
+export function hasFfmpeg(): boolean {
+  return existsSync(FFMPEG_PATH);
+}
+
+/**
+ * A looping fake-camera video: the QR code for 3 s, then 3 s of white. The gap makes the
+ * door see the same code come back, as when a guest shows a ticket a second time.
+ */
+export function qrVideo(png: string, out: string): void {
+  const frame =
+    'scale=640:480:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2:color=white,setsar=1,fps=10,format=yuv420p';
+  execFileSync(
+    FFMPEG_PATH,
+    [
+      '-y',
+      '-loglevel',
+      'error',
+      '-loop',
+      '1',
+      '-t',
+      '3',
+      '-i',
+      png,
+      '-f',
+      'lavfi',
+      '-t',
+      '3',
+      '-i',
+      'color=c=white:s=640x480:r=10',
+      '-filter_complex',
+      `[0:v]${frame}[qr];[1:v]setsar=1,format=yuv420p[blank];[qr][blank]concat=n=2:v=1[out]`,
+      '-map',
+      '[out]',
+      '-pix_fmt',
+      'yuv420p',
+      out,
+    ],
+    { stdio: 'pipe' },
+  );
+}
+
+/** Chromium whose camera shows the given .y4m video (TOOLCHAIN "Camera in headless Chromium"). */
+export function launchBrowserWithCamera(y4m: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      ...CHROMIUM_ARGS,
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${y4m}`,
+      // The verdict's beep plays without a tap first.
+      '--autoplay-policy=no-user-gesture-required',
+    ],
+  });
+}
+
+export interface Purchase {
+  tokens: string[];
+  sessionId: string;
+}
+
+/** Buys `quantity` seats of one tier in test mode and reads the tickets from /success. */
+export async function buyTickets(
+  page: Page,
+  siteUrl: string,
+  { eventPath, tier, quantity }: { eventPath: string; tier: string; quantity: number },
+): Promise<Purchase> {
+  await page.goto(`${siteUrl}${eventPath}`);
+  await page
+    .getByRole('group', { name: 'Ticket wählen' })
+    .getByRole('radio', { name: tier })
+    .check();
+  for (let i = 1; i < quantity; i += 1) await page.getByRole('button', { name: 'Mehr' }).click();
+  await page.getByRole('button', { name: 'In den Warenkorb' }).click();
+  await page.getByText(/in den Warenkorb gelegt/).waitFor();
+  await page.goto(`${siteUrl}/checkout`);
+  await payInTestMode(page);
+  const sessionId = new URL(page.url()).searchParams.get('session_id') ?? '';
+  const links = page
+    .getByRole('region', { name: /^(Dein Ticket|Deine Tickets)$/ })
+    .getByRole('link', { name: /^Dein Ticket für/ });
+  await links.nth(quantity - 1).waitFor({ timeout: 20_000 });
+  const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+  return {
+    sessionId,
+    tokens: hrefs.map((href) => decodeURIComponent(href.split('/tickets/')[1] ?? '')),
+  };
+}
