@@ -7,6 +7,11 @@ import { TestMailbox } from '../tickets/test-mailbox.js';
 import { TicketResendService } from '../tickets/ticket-resend.service.js';
 import { TicketsController } from '../tickets/tickets.controller.js';
 import { TicketsModule } from '../tickets/tickets.module.js';
+import { WaitlistMailer } from '../waitlist/waitlist-mailer.js';
+import { WaitlistPass } from '../waitlist/waitlist-pass.js';
+import { WaitlistController } from '../waitlist/waitlist.controller.js';
+import { WaitlistService } from '../waitlist/waitlist.service.js';
+import { WaitlistSignal } from '../waitlist/waitlist.signal.js';
 import { CheckoutController } from './checkout.controller.js';
 import { CheckoutOptions } from './checkout.options.js';
 import { CheckoutService } from './checkout.service.js';
@@ -49,6 +54,8 @@ const paymentsProvider: Provider = {
     ContactController,
     TicketsController,
     MailTestController,
+    // DESIGN "Waiting list": offers are reservations, so they live beside the orders.
+    WaitlistController,
   ],
   providers: [
     CheckoutOptions,
@@ -63,6 +70,10 @@ const paymentsProvider: Provider = {
     ContactService,
     TicketResendService,
     TestMailbox,
+    WaitlistSignal,
+    WaitlistService,
+    WaitlistPass,
+    WaitlistMailer,
   ],
 })
 export class CheckoutModule {}

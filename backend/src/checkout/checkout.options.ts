@@ -32,4 +32,10 @@ export class CheckoutOptions {
   reconcileBatch = 50;
   /** The success page polls; the provider is asked about one open session at most this often. */
   reconcileOnViewMs = 2_000;
+  /**
+   * DESIGN "Waiting list": how often each process looks for places to offer (lapsed
+   * offers, stock raised in the catalog); a release in this process wakes it at once.
+   * 0 turns the periodic pass off.
+   */
+  waitlistPassMs = 20_000;
 }

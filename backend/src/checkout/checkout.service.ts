@@ -216,6 +216,7 @@ export class CheckoutService {
       paymentMethod: request.payment_method,
       successUrl: request.success_url,
       cancelUrl: request.cancel_url,
+      offerToken: request.waitlist_offer ?? null,
     });
     if ('order' in placed) return placed.order;
     const problems = placed.shortages.map((s) => problemOf(s.line, s.available));

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import {
   initialOrder,
   isRefund,
@@ -21,6 +21,7 @@ import {
   type StoreTransaction,
 } from '../store/store.port.js';
 import { ticketsFor } from '../tickets/ticket-issue.js';
+import { WaitlistSignal } from '../waitlist/waitlist.signal.js';
 import { type CapacityLine, fitsAgain, shortagesOf, stockUnitOf, wantedByKey } from './capacity.js';
 import { CheckoutOptions } from './checkout.options.js';
 import { newId } from './ids.js';
@@ -59,6 +60,8 @@ export interface OrderDraft<L extends DraftLine = DraftLine> {
   paymentMethod: string;
   successUrl: string;
   cancelUrl: string;
+  /** DESIGN "Waiting list": the offer whose reserved places this checkout may use. */
+  offerToken?: string | null;
 }
 
 export type DraftLine = OrderLine & CapacityLine;
@@ -119,6 +122,8 @@ export class OrderService {
     @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
     @Inject(AppConfig) private readonly config: AppConfig,
     @Inject(OutboxSignal) private readonly outbox: OutboxSignal,
+    // Optional: unit setups without the waiting list place orders all the same.
+    @Optional() @Inject(WaitlistSignal) private readonly waitlist?: WaitlistSignal,
   ) {}
 
   /**
@@ -152,7 +157,18 @@ export class OrderService {
     const result = await this.withCatalog((facts) =>
       this.store.write(async (tx): Promise<PlaceResult<L>> => {
         await tx.orders.lockCapacity(limited);
-        const shortages = shortagesOf(draft.lines, await tx.orders.reservedByKey(limited, now));
+        // DESIGN "Waiting list": the offer's places count as free for its own checkout only,
+        // read under the same lock; an unknown, used or lapsed offer changes nothing.
+        const offer = draft.offerToken ? await tx.waitlist.findOffer(draft.offerToken) : undefined;
+        const usable =
+          offer &&
+          offer.status === 'active' &&
+          offer.expiresAt > now &&
+          limited.includes(offer.productKey)
+            ? offer
+            : undefined;
+        const reserved = await tx.orders.reservedByKey(limited, now, undefined, usable?.id);
+        const shortages = shortagesOf(draft.lines, reserved);
         if (shortages.length > 0) return { shortages };
         await tx.orders.create({
           order,
@@ -160,11 +176,18 @@ export class OrderService {
           reservations: wantedByKey(draft.lines),
           reservedUntil: order.expiresAt,
         });
+        // From here the order's reservation holds the places; should the order lapse
+        // unpaid, the offer holds them again (see `reservation.release`).
+        if (usable) await tx.waitlist.claimOffer(usable.id, order.id, now);
         await this.runEffects(tx, order, initial.effects, now, facts);
         return { order };
       }),
     );
-    if ('order' in result) this.afterCommit(initial.effects);
+    if ('order' in result) {
+      this.afterCommit(initial.effects);
+      // An offer for more places than the checkout took leaves the rest free for the next.
+      if (draft.offerToken) this.waitlist?.wake();
+    }
     return result;
   }
 
@@ -417,6 +440,11 @@ export class OrderService {
           break;
         case 'reservation.release':
           await tx.orders.releaseReservations(orderId);
+          // DESIGN "Waiting list": a checkout made from an offer that lapsed unpaid or was
+          // canceled gives the places back to the offer until the offer itself runs out.
+          if (order.status === 'expired' || order.status === 'canceled') {
+            await tx.waitlist.reviveOffer(orderId, now);
+          }
           break;
         case 'reservation.settle':
           // The catalog's stock now carries the order; the reservation only has to
@@ -473,6 +501,8 @@ export class OrderService {
 
   /** After the commit: a job the outbox should run now rather than at its next poll. */
   private afterCommit(effects: readonly OrderEffect[]): void {
+    // DESIGN "Waiting list": released places go to the next in line now, not at the next pass.
+    if (effects.includes('reservation.release')) this.waitlist?.wake();
     if (
       effects.includes('handoff.enqueue') ||
       effects.includes('refund.request') ||

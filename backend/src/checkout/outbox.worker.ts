@@ -4,6 +4,7 @@ import {
   Logger,
   type OnApplicationBootstrap,
   type OnModuleDestroy,
+  Optional,
 } from '@nestjs/common';
 import { type OrderHandOff, STRIPE_PAYMENT, TEST_MODE_PAYMENT } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
@@ -14,6 +15,7 @@ import {
   OutboxRepository,
 } from '../store/store.port.js';
 import { TicketMailService } from '../tickets/mail/ticket-mail.service.js';
+import { WaitlistMailer } from '../waitlist/waitlist-mailer.js';
 import { splitName } from './buyer-details.js';
 import { CheckoutOptions } from './checkout.options.js';
 import { newId } from './ids.js';
@@ -49,6 +51,8 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
     @Inject(TicketMailService) private readonly ticketMail: TicketMailService,
     @Inject(OutboxSignal) signal: OutboxSignal,
+    // Optional: a module graph without the waiting list (unit setups) still delivers orders.
+    @Optional() @Inject(WaitlistMailer) private readonly waitlistMail?: WaitlistMailer,
   ) {
     signal.listen(() => this.kick());
   }
@@ -86,8 +90,13 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private async drain(): Promise<void> {
     while (!this.stopped) {
       const job = await this.jobs.lease(this.owner, Date.now(), this.options.outboxLeaseMs);
-      if (!job) return;
-      await this.run(job);
+      if (job) {
+        await this.run(job);
+        continue;
+      }
+      // DESIGN "Waiting list": its mails name no order, so they wait in a table of their
+      // own; this worker runs them too, with the same lease and back-off.
+      if (!(await this.waitlistMail?.runOne(this.owner))) return;
     }
   }
 

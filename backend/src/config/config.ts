@@ -48,6 +48,11 @@ export interface AppConfigShape {
    * generated once and kept in the store.
    */
   checkinCode: string | null;
+  /**
+   * DESIGN "Waiting list": how long an offer holds its places for the visitor
+   * (WAITLIST_OFFER_HOURS, default 24).
+   */
+  waitlistOfferHours: number;
   /** Built frontend served by the single-process `npm start`; null when nginx serves it. */
   staticDir: string | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
@@ -79,6 +84,7 @@ export class AppConfig implements AppConfigShape {
   readonly mail!: MailConfig;
   readonly ticketSigningKey!: KeyObject | null;
   readonly checkinCode!: string | null;
+  readonly waitlistOfferHours!: number;
   readonly staticDir!: string | null;
   readonly logLevel!: AppConfigShape['logLevel'];
   readonly trustProxy!: boolean | string;
@@ -204,6 +210,25 @@ export function parseCheckinCode(raw: string | undefined): string | null {
   return raw;
 }
 
+/** Longest an offer may hold places: a month, far beyond any sensible setting. */
+export const MAX_WAITLIST_OFFER_HOURS = 720;
+
+/**
+ * WAITLIST_OFFER_HOURS: hours, fractions allowed ("0.5" for half an hour), more than 0 and
+ * at most a month. German and English in one message: the organizer may read it too.
+ */
+export function parseWaitlistOfferHours(raw: string | undefined): number {
+  if (raw === undefined) return 24;
+  const hours = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(hours > 0 && hours <= MAX_WAITLIST_OFFER_HOURS)) {
+    throw new ConfigError(
+      'WAITLIST_OFFER_HOURS',
+      `must be a number of hours above 0 and at most ${MAX_WAITLIST_OFFER_HOURS} (got "${raw}") / muss eine Stundenzahl über 0 und höchstens ${MAX_WAITLIST_OFFER_HOURS} sein`,
+    );
+  }
+  return hours;
+}
+
 export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
   const port = integer(env, 'PORT', 3000, 1, 65535);
   const modules = (text(env, 'MODULES') ?? 'all') as ModuleSelection;
@@ -275,6 +300,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
     },
     ticketSigningKey: parseTicketSigningKey(text(env, 'TICKET_SIGNING_KEY')),
     checkinCode: parseCheckinCode(text(env, 'CHECKIN_CODE')),
+    waitlistOfferHours: parseWaitlistOfferHours(text(env, 'WAITLIST_OFFER_HOURS')),
     staticDir: staticDirRaw === 'off' ? null : resolve(staticDirRaw ?? 'frontend/dist'),
     logLevel,
     trustProxy,

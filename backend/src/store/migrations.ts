@@ -245,6 +245,94 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // DESIGN "Waiting list". `reservations.order_id` and `outbox.order_id` name an order, and
+    // neither an offer's hold nor a waiting-list mail has one: offers are rows of their own,
+    // which the capacity check counts beside the reservations (active and not yet lapsed),
+    // and the mails are jobs of their own table, leased by the same outbox worker.
+    '2026-11-28-001-waitlist': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('waitlist_entries')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('product_id', 'integer', (c) => c.notNull())
+          .addColumn('variation_id', 'integer')
+          // The stock unit the entry waits for (capacity.ts `stockUnitOf`).
+          .addColumn('product_key', 'integer', (c) => c.notNull())
+          .addColumn('quantity', 'integer', (c) => c.notNull())
+          // Lower-cased: one entry per address and stock unit.
+          .addColumn('email', 'text', (c) => c.notNull())
+          // `pending` (not confirmed), `confirmed` (in the queue), `offered`.
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('line_name', 'text', (c) => c.notNull())
+          .addColumn('event_slug', 'text')
+          // Epoch ms of the event's start; the entry is deleted once the event is over.
+          .addColumn('starts_at', 'bigint')
+          .addColumn('confirm_token', 'text', (c) => c.notNull().unique())
+          .addColumn('unsubscribe_token', 'text', (c) => c.notNull().unique())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('confirmed_at', 'bigint')
+          .addUniqueConstraint('waitlist_entries_email_unit_uq', ['email', 'product_key'])
+          .execute();
+        // The queue: confirmed entries of a stock unit, oldest confirmation first.
+        await db.schema
+          .createIndex('waitlist_entries_queue_idx')
+          .on('waitlist_entries')
+          .columns(['status', 'product_key', 'confirmed_at'])
+          .execute();
+
+        await db.schema
+          .createTable('waitlist_offers')
+          .addColumn('id', serial, autoId)
+          .addColumn('entry_id', 'text', (c) => c.notNull().references('waitlist_entries.id'))
+          .addColumn('token', 'text', (c) => c.notNull().unique())
+          .addColumn('product_key', 'integer', (c) => c.notNull())
+          .addColumn('quantity', 'integer', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          // `active` (holds its places), `claimed` (a checkout took them over), `declined`,
+          // `expired`.
+          .addColumn('status', 'text', (c) => c.notNull())
+          // The order that claimed the offer; its reservation holds the places from then on.
+          .addColumn('order_id', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('waitlist_offers_hold_idx')
+          .on('waitlist_offers')
+          .columns(['product_key', 'status', 'expires_at'])
+          .execute();
+        await db.schema
+          .createIndex('waitlist_offers_order_idx')
+          .on('waitlist_offers')
+          .column('order_id')
+          .execute();
+
+        await db.schema
+          .createTable('waitlist_mails')
+          .addColumn('id', serial, autoId)
+          // `confirm` (double opt-in) or `offer`.
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('entry_id', 'text', (c) => c.notNull())
+          .addColumn('offer_id', 'integer')
+          // One job per purpose (`confirm:{entry}`, `offer:{offer}`), however often it is asked for.
+          .addColumn('purpose', 'text', (c) => c.notNull().unique())
+          // When the mail was last asked for: part of the mail's id, so a repeated
+          // confirmation is a new mail while a retried one is the same.
+          .addColumn('requested_at', 'bigint', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+          .addColumn('lease_owner', 'text')
+          .addColumn('lease_until', 'bigint')
+          .addColumn('done_at', 'bigint')
+          .addColumn('last_error', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('waitlist_mails_due_idx')
+          .on('waitlist_mails')
+          .columns(['done_at', 'next_attempt_at'])
+          .execute();
+      },
+    },
   };
 }
 

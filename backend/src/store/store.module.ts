@@ -9,6 +9,7 @@ import { KyselyOrderRepository } from './repositories/order.repository.js';
 import { KyselyOutboxRepository } from './repositories/outbox.repository.js';
 import { KyselySettingsRepository } from './repositories/settings.repository.js';
 import { KyselyTicketRepository } from './repositories/ticket.repository.js';
+import { KyselyWaitlistRepository } from './repositories/waitlist.repository.js';
 import { KyselyWebhookEventRepository } from './repositories/webhook-event.repository.js';
 import { StoreDatabase } from './store.database.js';
 import {
@@ -20,6 +21,7 @@ import {
   SettingsRepository,
   Store,
   TicketRepository,
+  WaitlistRepository,
   WebhookEventRepository,
 } from './store.port.js';
 
@@ -38,6 +40,7 @@ const ports = [
   SettingsRepository,
   MailboxRepository,
   CheckinRepository,
+  WaitlistRepository,
 ];
 
 /** Opens the store and migrates it before any controller serves a request. */
@@ -58,6 +61,7 @@ const ports = [
     adapter(SettingsRepository, (store) => new KyselySettingsRepository(store.db)),
     adapter(MailboxRepository, (store) => new KyselyMailboxRepository(store.db)),
     adapter(CheckinRepository, (store) => new KyselyCheckinRepository(store)),
+    adapter(WaitlistRepository, (store) => new KyselyWaitlistRepository(store.db, store.kind)),
   ],
   exports: [StoreDatabase, ...ports],
 })

@@ -69,11 +69,16 @@ export abstract class OrderRepository {
    * check and the reservation it allows cannot interleave with another's.
    */
   abstract lockCapacity(productKeys: readonly number[]): Promise<void>;
-  /** Units per stock unit held by active reservations, optionally not counting one order's own. */
+  /**
+   * Units per stock unit held by active reservations and by the waiting list's active
+   * offers (DESIGN "Waiting list": offers are reservations), optionally not counting one
+   * order's own or one offer's own (the checkout that uses it).
+   */
   abstract reservedByKey(
     productKeys: readonly number[],
     now: number,
     exceptOrderId?: string,
+    exceptOfferId?: number,
   ): Promise<Map<number, number>>;
   /** Inserts the order, its lines and its reservations. */
   abstract create(order: NewOrder): Promise<void>;
@@ -228,12 +233,143 @@ export abstract class MailboxRepository {
   abstract attachment(id: string, index: number): Promise<MailAttachment | undefined>;
 }
 
+/** DESIGN "Waiting list": `pending` until the address is confirmed, then in the queue. */
+export type WaitlistEntryStatus = 'pending' | 'confirmed' | 'offered';
+
+export interface NewWaitlistEntry {
+  id: string;
+  productId: number;
+  variationId: number | null;
+  productKey: number;
+  quantity: number;
+  /** Lower-cased. */
+  email: string;
+  lineName: string;
+  eventSlug: string | null;
+  /** Epoch ms, or null when the catalog has no date. */
+  startsAt: number | null;
+  confirmToken: string;
+  unsubscribeToken: string;
+}
+
+export interface WaitlistEntry extends NewWaitlistEntry {
+  status: WaitlistEntryStatus;
+  createdAt: number;
+  confirmedAt: number | null;
+}
+
+/** `active` holds its places; `claimed`: a checkout's reservation holds them now. */
+export type WaitlistOfferStatus = 'active' | 'claimed' | 'declined' | 'expired';
+
+export interface WaitlistOffer {
+  id: number;
+  entryId: string;
+  token: string;
+  productKey: number;
+  quantity: number;
+  expiresAt: number;
+  status: WaitlistOfferStatus;
+  orderId: string | null;
+  createdAt: number;
+}
+
+export type WaitlistMailKind = 'confirm' | 'offer';
+
+export interface WaitlistMailJob {
+  id: number;
+  kind: WaitlistMailKind;
+  entryId: string;
+  offerId: number | null;
+  requestedAt: number;
+  /** Including the current one. */
+  attempts: number;
+}
+
+/** Confirmed entries and active offers of one product or tier: counts only, no addresses. */
+export interface WaitlistCount {
+  productId: number;
+  variationId: number | null;
+  lineName: string;
+  waiting: number;
+  offered: number;
+}
+
+/** A stock unit somebody waits for, with the product and tier its stock is read from. */
+export interface WaitedUnit {
+  productKey: number;
+  productId: number;
+  variationId: number | null;
+}
+
+/** DESIGN "Waiting list": entries, their offers and their mails. */
+export abstract class WaitlistRepository {
+  /** Inserts the entry unless the address already waits for this stock unit; returns the stored one. */
+  abstract add(
+    entry: NewWaitlistEntry,
+    now: number,
+  ): Promise<{ entry: WaitlistEntry; added: boolean }>;
+  abstract findByConfirmToken(token: string): Promise<WaitlistEntry | undefined>;
+  abstract findByUnsubscribeToken(token: string): Promise<WaitlistEntry | undefined>;
+  abstract find(id: string): Promise<WaitlistEntry | undefined>;
+  /** `pending` → `confirmed` (into the queue); false when it was not pending. */
+  abstract confirm(id: string, now: number): Promise<boolean>;
+  /** Confirmed entries ahead of this one in its queue. */
+  abstract ahead(entry: WaitlistEntry): Promise<number>;
+  /** Deletes the entry with its offers and mails (unsubscribe). */
+  abstract remove(id: string): Promise<void>;
+  /** Stock units with confirmed entries: the pass looks at nothing else. */
+  abstract waitedUnits(): Promise<WaitedUnit[]>;
+  /** The unit's confirmed entries, oldest confirmation first. */
+  abstract queue(productKey: number): Promise<WaitlistEntry[]>;
+  /**
+   * The entry's offer, and the entry becomes `offered`; undefined (nothing written) when
+   * the entry is no longer confirmed.
+   */
+  abstract createOffer(
+    offer: Pick<WaitlistOffer, 'entryId' | 'token' | 'productKey' | 'quantity' | 'expiresAt'>,
+    now: number,
+  ): Promise<WaitlistOffer | undefined>;
+  abstract findOffer(token: string): Promise<WaitlistOffer | undefined>;
+  abstract findOfferById(id: number): Promise<WaitlistOffer | undefined>;
+  /** An active, unlapsed offer becomes `claimed` by the order; false otherwise. */
+  abstract claimOffer(offerId: number, orderId: string, now: number): Promise<boolean>;
+  /** The offer this order claimed holds its places again, if it has not lapsed meanwhile. */
+  abstract reviveOffer(orderId: string, now: number): Promise<boolean>;
+  /** An active offer becomes `declined`; false otherwise. */
+  abstract declineOffer(offerId: number): Promise<boolean>;
+  /** Active offers past their time become `expired`; returns how many. */
+  abstract expireOffers(now: number): Promise<number>;
+  abstract counts(now: number): Promise<WaitlistCount[]>;
+  /** Deletes entries (offers, mails) of events that started before `cutoff`; returns how many. */
+  abstract removeStartedBefore(cutoff: number): Promise<number>;
+  /** Idempotent per purpose; a finished confirmation is made due again (asked for again). */
+  abstract enqueueMail(
+    kind: WaitlistMailKind,
+    entryId: string,
+    offerId: number | null,
+    now: number,
+  ): Promise<void>;
+  abstract leaseMail(
+    owner: string,
+    now: number,
+    leaseMs: number,
+  ): Promise<WaitlistMailJob | undefined>;
+  abstract completeMail(jobId: number, now: number): Promise<void>;
+  abstract retryMail(
+    jobId: number,
+    owner: string,
+    nextAttemptAt: number,
+    error: string,
+  ): Promise<void>;
+}
+
 /** The repositories bound to one write transaction. */
 export interface StoreTransaction {
   orders: OrderRepository;
   outbox: OutboxRepository;
   webhookEvents: WebhookEventRepository;
   tickets: TicketRepository;
+  waitlist: WaitlistRepository;
 }
 
 export abstract class Store {

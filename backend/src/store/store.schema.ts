@@ -164,6 +164,57 @@ export interface CheckinScansTable {
   received_at: number;
 }
 
+/** DESIGN "Waiting list": one address waiting for one stock unit. */
+export interface WaitlistEntriesTable {
+  id: string;
+  product_id: number;
+  variation_id: number | null;
+  product_key: number;
+  quantity: number;
+  email: string;
+  /** `pending`, `confirmed` or `offered`. */
+  status: string;
+  /** "Event – VIP", as the mails and pages name it. */
+  line_name: string;
+  event_slug: string | null;
+  starts_at: number | null;
+  confirm_token: string;
+  unsubscribe_token: string;
+  created_at: number;
+  confirmed_at: number | null;
+}
+
+/** An offer's hold on places: counted by the capacity check while `active` and not lapsed. */
+export interface WaitlistOffersTable {
+  id: Generated<number>;
+  entry_id: string;
+  token: string;
+  product_key: number;
+  quantity: number;
+  expires_at: number;
+  /** `active`, `claimed`, `declined` or `expired`. */
+  status: string;
+  order_id: string | null;
+  created_at: number;
+}
+
+/** The waiting list's mails, leased like the outbox's jobs. */
+export interface WaitlistMailsTable {
+  id: Generated<number>;
+  kind: string;
+  entry_id: string;
+  offer_id: number | null;
+  purpose: string;
+  requested_at: number;
+  attempts: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  done_at: number | null;
+  last_error: string | null;
+  created_at: number;
+}
+
 export interface StoreSchema {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
@@ -178,4 +229,7 @@ export interface StoreSchema {
   mail_attachments: MailAttachmentsTable;
   checkins: CheckinsTable;
   checkin_scans: CheckinScansTable;
+  waitlist_entries: WaitlistEntriesTable;
+  waitlist_offers: WaitlistOffersTable;
+  waitlist_mails: WaitlistMailsTable;
 }

@@ -15,6 +15,8 @@ export interface CheckoutSubmission {
   cancelUrl: string;
   paymentMethod?: string;
   email?: string;
+  /** DESIGN "Waiting list": the offer token from /waitlist/offer/{token}. */
+  waitlistOffer?: string;
 }
 
 /** SPEC §3/§7 line item; productId/variationId per DESIGN so the server can re-price. */
@@ -42,5 +44,6 @@ export function buildCheckoutRequest(submission: CheckoutSubmission): CheckoutRe
     coupon: submission.coupon ?? null,
   };
   if (submission.email) request.email = submission.email;
+  if (submission.waitlistOffer) request.waitlist_offer = submission.waitlistOffer;
   return request;
 }

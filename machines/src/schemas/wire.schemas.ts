@@ -161,6 +161,11 @@ export const checkoutRequestSchema = z.object({
   payment_method: z.string().min(1).max(40).default('card'),
   coupon: couponSchema.nullable().default(null),
   email: z.string().email().max(254).optional(),
+  /** DESIGN "Waiting list": the offer whose reserved places this checkout uses. */
+  waitlist_offer: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,64}$/)
+    .optional(),
 });
 export type CheckoutRequest = z.input<typeof checkoutRequestSchema>;
 export type ParsedCheckoutRequest = z.output<typeof checkoutRequestSchema>;

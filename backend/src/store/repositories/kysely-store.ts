@@ -3,6 +3,7 @@ import { Store, type StoreTransaction } from '../store.port.js';
 import { KyselyOrderRepository } from './order.repository.js';
 import { KyselyOutboxRepository } from './outbox.repository.js';
 import { KyselyTicketRepository } from './ticket.repository.js';
+import { KyselyWaitlistRepository } from './waitlist.repository.js';
 import { KyselyWebhookEventRepository } from './webhook-event.repository.js';
 
 /** Write transactions over the store's database, with every repository bound to them. */
@@ -18,6 +19,7 @@ export class KyselyStore extends Store {
         outbox: new KyselyOutboxRepository(trx),
         webhookEvents: new KyselyWebhookEventRepository(trx),
         tickets: new KyselyTicketRepository(trx),
+        waitlist: new KyselyWaitlistRepository(trx, this.database.kind),
       }),
     );
   }

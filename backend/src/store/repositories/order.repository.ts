@@ -48,6 +48,7 @@ export class KyselyOrderRepository extends OrderRepository {
     productKeys: readonly number[],
     now: number,
     exceptOrderId?: string,
+    exceptOfferId?: number,
   ): Promise<Map<number, number>> {
     if (productKeys.length === 0) return new Map();
     let query = this.db
@@ -57,8 +58,25 @@ export class KyselyOrderRepository extends OrderRepository {
       .where('released', '=', 0)
       .where('expires_at', '>', now);
     if (exceptOrderId) query = query.where('order_id', '<>', exceptOrderId);
-    const rows = await query.groupBy('product_key').execute();
-    return new Map(rows.map((r) => [Number(r.product_key), Number(r.reserved)]));
+    // DESIGN "Waiting list": an offer is a reservation too, or a checkout would sell the
+    // places a waiting visitor was promised.
+    let offers = this.db
+      .selectFrom('waitlist_offers')
+      .select((eb) => ['product_key', eb.fn.sum<number>('quantity').as('reserved')])
+      .where('product_key', 'in', [...productKeys])
+      .where('status', '=', 'active')
+      .where('expires_at', '>', now);
+    if (exceptOfferId !== undefined) offers = offers.where('id', '<>', exceptOfferId);
+    const rows = [
+      ...(await query.groupBy('product_key').execute()),
+      ...(await offers.groupBy('product_key').execute()),
+    ];
+    const reserved = new Map<number, number>();
+    for (const r of rows) {
+      const key = Number(r.product_key);
+      reserved.set(key, (reserved.get(key) ?? 0) + Number(r.reserved));
+    }
+    return reserved;
   }
 
   async create({ order, lines, reservations, reservedUntil }: NewOrder): Promise<void> {

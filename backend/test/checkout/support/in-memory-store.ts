@@ -15,6 +15,7 @@ import {
   type StoredTicket,
   type StoreTransaction,
   TicketRepository,
+  WaitlistRepository,
   WebhookEventRepository,
 } from '../../../src/store/store.port.js';
 
@@ -308,6 +309,38 @@ export class InMemoryContactRepository extends ContactRepository {
 }
 
 /**
+ * The order service's view of the waiting list with nobody on it: no offers to use or give
+ * back. The waiting list itself is tested on the real stores (backend/test/waitlist).
+ */
+export class EmptyWaitlistRepository extends WaitlistRepository {
+  private none(): never {
+    throw new Error('the in-memory store keeps no waiting list');
+  }
+  add = () => this.none();
+  findByConfirmToken = async () => undefined;
+  findByUnsubscribeToken = async () => undefined;
+  find = async () => undefined;
+  confirm = async () => false;
+  ahead = async () => 0;
+  remove = async () => undefined;
+  waitedUnits = async () => [];
+  queue = async () => [];
+  createOffer = async () => undefined;
+  findOffer = async () => undefined;
+  findOfferById = async () => undefined;
+  claimOffer = async () => false;
+  reviveOffer = async () => false;
+  declineOffer = async () => false;
+  expireOffers = async () => 0;
+  counts = async () => [];
+  removeStartedBefore = async () => 0;
+  enqueueMail = () => this.none();
+  leaseMail = async () => undefined;
+  completeMail = async () => undefined;
+  retryMail = async () => undefined;
+}
+
+/**
  * Transactions one at a time (as SQLite's write lock runs them), undone when the work
  * throws, like the real store's.
  */
@@ -317,6 +350,7 @@ export class InMemoryStore extends Store {
   readonly webhookEvents: InMemoryWebhookEventRepository;
   readonly contacts: InMemoryContactRepository;
   readonly tickets: InMemoryTicketRepository;
+  readonly waitlist = new EmptyWaitlistRepository();
   /** Transactions begun, committed or not. */
   transactions = 0;
   private queue: Promise<unknown> = Promise.resolve();

@@ -1,0 +1,470 @@
+import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
+import type { StoreDb, StoreKind } from '../store.database.js';
+import type { StoreSchema, WaitlistEntriesTable, WaitlistOffersTable } from '../store.schema.js';
+import {
+  type NewWaitlistEntry,
+  type WaitedUnit,
+  type WaitlistCount,
+  type WaitlistEntry,
+  type WaitlistEntryStatus,
+  type WaitlistMailJob,
+  type WaitlistMailKind,
+  type WaitlistOffer,
+  type WaitlistOfferStatus,
+  WaitlistRepository,
+} from '../store.port.js';
+
+/** How many due mails one lease attempt looks at; another process may win any of them. */
+const LEASE_CANDIDATES = 5;
+
+/** DESIGN "Waiting list" on Kysely; `db` is the store or one transaction. */
+export class KyselyWaitlistRepository extends WaitlistRepository {
+  constructor(
+    private readonly db: StoreDb,
+    private readonly kind: StoreKind,
+  ) {
+    super();
+  }
+
+  /**
+   * Deletes entries with their offers and mails. On PostgreSQL the entries are locked
+   * first, so a pass offering to one of them meanwhile waits and then finds it gone
+   * (instead of adding an offer that would keep the entry's row).
+   */
+  private async removeEntries(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    if (this.kind === 'postgres') {
+      await this.db
+        .selectFrom('waitlist_entries')
+        .select('id')
+        .where('id', 'in', [...ids])
+        .forUpdate()
+        .execute();
+    }
+    await this.db
+      .deleteFrom('waitlist_mails')
+      .where('entry_id', 'in', [...ids])
+      .execute();
+    await this.db
+      .deleteFrom('waitlist_offers')
+      .where('entry_id', 'in', [...ids])
+      .execute();
+    await this.db
+      .deleteFrom('waitlist_entries')
+      .where('id', 'in', [...ids])
+      .execute();
+  }
+
+  async add(
+    entry: NewWaitlistEntry,
+    now: number,
+  ): Promise<{ entry: WaitlistEntry; added: boolean }> {
+    const inserted = await this.db
+      .insertInto('waitlist_entries')
+      .values({
+        id: entry.id,
+        product_id: entry.productId,
+        variation_id: entry.variationId,
+        product_key: entry.productKey,
+        quantity: entry.quantity,
+        email: entry.email,
+        status: 'pending',
+        line_name: entry.lineName,
+        event_slug: entry.eventSlug,
+        starts_at: entry.startsAt,
+        confirm_token: entry.confirmToken,
+        unsubscribe_token: entry.unsubscribeToken,
+        created_at: now,
+        confirmed_at: null,
+      })
+      .onConflict((oc) => oc.columns(['email', 'product_key']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    const stored = await this.db
+      .selectFrom('waitlist_entries')
+      .selectAll()
+      .where('email', '=', entry.email)
+      .where('product_key', '=', entry.productKey)
+      .executeTakeFirstOrThrow();
+    return { entry: toEntry(stored), added: inserted !== undefined };
+  }
+
+  findByConfirmToken(token: string): Promise<WaitlistEntry | undefined> {
+    return this.entryWhere('confirm_token', token);
+  }
+
+  findByUnsubscribeToken(token: string): Promise<WaitlistEntry | undefined> {
+    return this.entryWhere('unsubscribe_token', token);
+  }
+
+  find(id: string): Promise<WaitlistEntry | undefined> {
+    return this.entryWhere('id', id);
+  }
+
+  private async entryWhere(
+    column: 'id' | 'confirm_token' | 'unsubscribe_token',
+    value: string,
+  ): Promise<WaitlistEntry | undefined> {
+    const row = await this.db
+      .selectFrom('waitlist_entries')
+      .selectAll()
+      .where(column, '=', value)
+      .executeTakeFirst();
+    return row ? toEntry(row) : undefined;
+  }
+
+  async confirm(id: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('waitlist_entries')
+      .set({ status: 'confirmed', confirmed_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async ahead(entry: WaitlistEntry): Promise<number> {
+    if (entry.confirmedAt === null) return 0;
+    const row = await this.db
+      .selectFrom('waitlist_entries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'confirmed')
+      .where('product_key', '=', entry.productKey)
+      .where((eb) =>
+        eb.or([
+          eb('confirmed_at', '<', entry.confirmedAt),
+          eb.and([eb('confirmed_at', '=', entry.confirmedAt), eb('id', '<', entry.id)]),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.removeEntries([id]);
+  }
+
+  async waitedUnits(): Promise<WaitedUnit[]> {
+    const rows = await this.db
+      .selectFrom('waitlist_entries')
+      .select(['product_key', 'product_id', 'variation_id'])
+      .where('status', '=', 'confirmed')
+      .groupBy(['product_key', 'product_id', 'variation_id'])
+      .orderBy('product_key')
+      .execute();
+    return rows.map((r) => ({
+      productKey: r.product_key,
+      productId: r.product_id,
+      variationId: r.variation_id,
+    }));
+  }
+
+  async queue(productKey: number): Promise<WaitlistEntry[]> {
+    const rows = await this.db
+      .selectFrom('waitlist_entries')
+      .selectAll()
+      .where('status', '=', 'confirmed')
+      .where('product_key', '=', productKey)
+      .orderBy('confirmed_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toEntry);
+  }
+
+  async createOffer(
+    offer: Pick<WaitlistOffer, 'entryId' | 'token' | 'productKey' | 'quantity' | 'expiresAt'>,
+    now: number,
+  ): Promise<WaitlistOffer | undefined> {
+    // The guard on the entry's status decides between two passes that both saw it waiting.
+    const taken = await this.db
+      .updateTable('waitlist_entries')
+      .set({ status: 'offered' })
+      .where('id', '=', offer.entryId)
+      .where('status', '=', 'confirmed')
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 0) return undefined;
+    const row = await this.db
+      .insertInto('waitlist_offers')
+      .values({
+        entry_id: offer.entryId,
+        token: offer.token,
+        product_key: offer.productKey,
+        quantity: offer.quantity,
+        expires_at: offer.expiresAt,
+        status: 'active',
+        order_id: null,
+        created_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toOffer(row);
+  }
+
+  async findOffer(token: string): Promise<WaitlistOffer | undefined> {
+    const row = await this.db
+      .selectFrom('waitlist_offers')
+      .selectAll()
+      .where('token', '=', token)
+      .executeTakeFirst();
+    return row ? toOffer(row) : undefined;
+  }
+
+  async findOfferById(id: number): Promise<WaitlistOffer | undefined> {
+    const row = await this.db
+      .selectFrom('waitlist_offers')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toOffer(row) : undefined;
+  }
+
+  async claimOffer(offerId: number, orderId: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('waitlist_offers')
+      .set({ status: 'claimed', order_id: orderId })
+      .where('id', '=', offerId)
+      .where('status', '=', 'active')
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async reviveOffer(orderId: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('waitlist_offers')
+      .set({ status: 'active', order_id: null })
+      .where('order_id', '=', orderId)
+      .where('status', '=', 'claimed')
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async declineOffer(offerId: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('waitlist_offers')
+      .set({ status: 'declined' })
+      .where('id', '=', offerId)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async expireOffers(now: number): Promise<number> {
+    const result = await this.db
+      .updateTable('waitlist_offers')
+      .set({ status: 'expired' })
+      .where('status', '=', 'active')
+      .where('expires_at', '<=', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async counts(now: number): Promise<WaitlistCount[]> {
+    const waiting = await this.db
+      .selectFrom('waitlist_entries')
+      .select((eb) => [
+        'product_id',
+        'variation_id',
+        eb.fn.max('line_name').as('line_name'),
+        eb.fn.countAll<number>().as('n'),
+      ])
+      .where('status', '=', 'confirmed')
+      .groupBy(['product_id', 'variation_id'])
+      .execute();
+    const offered = await this.db
+      .selectFrom('waitlist_offers')
+      .innerJoin('waitlist_entries', 'waitlist_entries.id', 'waitlist_offers.entry_id')
+      .select((eb) => [
+        'waitlist_entries.product_id',
+        'waitlist_entries.variation_id',
+        eb.fn.max('waitlist_entries.line_name').as('line_name'),
+        eb.fn.countAll<number>().as('n'),
+      ])
+      .where('waitlist_offers.status', '=', 'active')
+      .where('waitlist_offers.expires_at', '>', now)
+      .groupBy(['waitlist_entries.product_id', 'waitlist_entries.variation_id'])
+      .execute();
+    const counts = new Map<string, WaitlistCount>();
+    const row = (productId: number, variationId: number | null, lineName: string) => {
+      const key = `${productId}:${variationId ?? ''}`;
+      let found = counts.get(key);
+      if (!found) {
+        found = { productId, variationId, lineName, waiting: 0, offered: 0 };
+        counts.set(key, found);
+      }
+      return found;
+    };
+    for (const r of waiting)
+      row(r.product_id, r.variation_id, String(r.line_name)).waiting += Number(r.n);
+    for (const r of offered)
+      row(r.product_id, r.variation_id, String(r.line_name)).offered += Number(r.n);
+    return [...counts.values()].sort(
+      (a, b) => a.productId - b.productId || (a.variationId ?? 0) - (b.variationId ?? 0),
+    );
+  }
+
+  async removeStartedBefore(cutoff: number): Promise<number> {
+    const ended = this.db
+      .selectFrom('waitlist_entries')
+      .select('id')
+      .where('starts_at', 'is not', null)
+      .where('starts_at', '<', cutoff);
+    const ids = (await ended.execute()).map((r) => r.id);
+    await this.removeEntries(ids);
+    return ids.length;
+  }
+
+  async enqueueMail(
+    kind: WaitlistMailKind,
+    entryId: string,
+    offerId: number | null,
+    now: number,
+  ): Promise<void> {
+    const purpose = kind === 'confirm' ? `confirm:${entryId}` : `offer:${offerId}`;
+    await this.db
+      .insertInto('waitlist_mails')
+      .values({
+        kind,
+        entry_id: entryId,
+        offer_id: offerId,
+        purpose,
+        requested_at: now,
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+      })
+      .onConflict((oc) =>
+        oc
+          .column('purpose')
+          .doUpdateSet({
+            done_at: null,
+            attempts: 0,
+            next_attempt_at: now,
+            requested_at: now,
+            last_error: null,
+          })
+          // An offer is mailed once; a confirmation again only when asked for again after
+          // the last one went out (a pending one goes out anyway).
+          .where('waitlist_mails.kind', '=', 'confirm')
+          .where('waitlist_mails.done_at', 'is not', null),
+      )
+      .execute();
+  }
+
+  /** A conditional update decides between competing processes, as in the outbox. */
+  async leaseMail(
+    owner: string,
+    now: number,
+    leaseMs: number,
+  ): Promise<WaitlistMailJob | undefined> {
+    const due = await this.db
+      .selectFrom('waitlist_mails')
+      .select('id')
+      .where('done_at', 'is', null)
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => leaseFree(eb, owner, now))
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(LEASE_CANDIDATES)
+      .execute();
+    for (const { id } of due) {
+      const claimed = await this.db
+        .updateTable('waitlist_mails')
+        .set({
+          lease_owner: owner,
+          lease_until: now + leaseMs,
+          attempts: sql<number>`attempts + 1`,
+        })
+        .where('id', '=', id)
+        .where('done_at', 'is', null)
+        .where((eb) => leaseFree(eb, owner, now))
+        .returning(['id', 'kind', 'entry_id', 'offer_id', 'requested_at', 'attempts'])
+        .executeTakeFirst();
+      if (claimed) {
+        return {
+          id: claimed.id,
+          kind: claimed.kind as WaitlistMailKind,
+          entryId: claimed.entry_id,
+          offerId: claimed.offer_id,
+          requestedAt: claimed.requested_at,
+          attempts: claimed.attempts,
+        };
+      }
+    }
+    return undefined;
+  }
+
+  async completeMail(jobId: number, now: number): Promise<void> {
+    await this.db
+      .updateTable('waitlist_mails')
+      .set({ done_at: now, lease_owner: null, lease_until: null, last_error: null })
+      .where('id', '=', jobId)
+      .execute();
+  }
+
+  async retryMail(
+    jobId: number,
+    owner: string,
+    nextAttemptAt: number,
+    error: string,
+  ): Promise<void> {
+    await this.db
+      .updateTable('waitlist_mails')
+      .set({
+        next_attempt_at: nextAttemptAt,
+        lease_owner: null,
+        lease_until: null,
+        last_error: error.slice(0, 500),
+      })
+      .where('id', '=', jobId)
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+}
+
+/** Free, lapsed, or this owner's own (its failure could not be written): as the outbox. */
+function leaseFree(
+  eb: ExpressionBuilder<StoreSchema, 'waitlist_mails'>,
+  owner: string,
+  now: number,
+) {
+  return eb.or([
+    eb('lease_until', 'is', null),
+    eb('lease_until', '<', now),
+    eb('lease_owner', '=', owner),
+  ]);
+}
+
+function toEntry(row: Selectable<WaitlistEntriesTable>): WaitlistEntry {
+  return {
+    id: row.id,
+    productId: row.product_id,
+    variationId: row.variation_id,
+    productKey: row.product_key,
+    quantity: row.quantity,
+    email: row.email,
+    status: row.status as WaitlistEntryStatus,
+    lineName: row.line_name,
+    eventSlug: row.event_slug,
+    startsAt: row.starts_at,
+    confirmToken: row.confirm_token,
+    unsubscribeToken: row.unsubscribe_token,
+    createdAt: row.created_at,
+    confirmedAt: row.confirmed_at,
+  };
+}
+
+function toOffer(row: Selectable<WaitlistOffersTable>): WaitlistOffer {
+  return {
+    id: row.id,
+    entryId: row.entry_id,
+    token: row.token,
+    productKey: row.product_key,
+    quantity: row.quantity,
+    expiresAt: row.expires_at,
+    status: row.status as WaitlistOfferStatus,
+    orderId: row.order_id,
+    createdAt: row.created_at,
+  };
+}

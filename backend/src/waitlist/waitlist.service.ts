@@ -1,0 +1,221 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  isEventProduct,
+  isPastEvent,
+  type LiveAvailability,
+  resolveEventDate,
+  variantLineName,
+  type WaitlistConfirmation,
+  type WaitlistCounts,
+  waitlistJoinRequestSchema,
+  type WaitlistOfferView,
+  waitlistTokenSchema,
+} from '@awhh/machines';
+import { isVariable, type CatalogProduct } from '../catalog/catalog.port.js';
+import { CatalogService } from '../catalog/catalog.service.js';
+import { stockUnitOf } from '../checkout/capacity.js';
+import { OutboxSignal } from '../checkout/outbox.signal.js';
+import { apiError } from '../common/api-error.js';
+import { parseBody } from '../common/validation.js';
+import {
+  OrderRepository,
+  Store,
+  type WaitlistOffer,
+  WaitlistRepository,
+} from '../store/store.port.js';
+import { newWaitlistEntryId, newWaitlistToken } from './waitlist-links.js';
+import { WaitlistSignal } from './waitlist.signal.js';
+
+const NOT_OFFERED_MESSAGE = 'Für dieses Angebot gibt es keine Warteliste.';
+const CONFIRM_NOT_FOUND_MESSAGE =
+  'Diesen Bestätigungslink kennen wir nicht (mehr). Vielleicht hast du dich inzwischen abgemeldet oder das Event ist vorbei.';
+const OFFER_NOT_FOUND_MESSAGE =
+  'Dieses Angebot kennen wir nicht (mehr). Vielleicht hast du dich abgemeldet oder das Event ist vorbei.';
+
+/**
+ * DESIGN "Waiting list": joining (always 202, so nobody learns whether an address is on
+ * the list), the double opt-in, the offer page's data, declining, unsubscribing, the
+ * organizer's counts and the live availability the event page shows.
+ */
+@Injectable()
+export class WaitlistService {
+  private readonly logger = new Logger('Waitlist');
+
+  constructor(
+    @Inject(Store) private readonly store: Store,
+    @Inject(WaitlistRepository) private readonly waitlist: WaitlistRepository,
+    @Inject(OrderRepository) private readonly orders: OrderRepository,
+    @Inject(CatalogService) private readonly catalog: CatalogService,
+    @Inject(OutboxSignal) private readonly outbox: OutboxSignal,
+    @Inject(WaitlistSignal) private readonly pass: WaitlistSignal,
+  ) {}
+
+  /**
+   * POST /api/waitlist. The same answer for a new, a known and a duplicate address: a new
+   * entry gets the confirmation mail, a still unconfirmed one gets it again, a confirmed
+   * one nothing (one entry per address and stock unit).
+   */
+  async join(body: unknown): Promise<Record<string, never>> {
+    const request = parseBody(waitlistJoinRequestSchema, body);
+    const product = (await this.catalog.products()).find((p) => p.id === request.productId);
+    if (!product || !isEventProduct(product)) throw apiError(400, NOT_OFFERED_MESSAGE);
+    const variation = isVariable(product)
+      ? product.variants?.find((v) => v.id === request.variationId && v.purchasable)
+      : null;
+    if (variation === undefined || (!isVariable(product) && request.variationId !== undefined)) {
+      throw apiError(400, NOT_OFFERED_MESSAGE);
+    }
+    const date = resolveEventDate(product)?.date ?? null;
+    // A past event sells nothing any more; the answer stays the same.
+    if (date && isPastEvent(date, new Date())) return {};
+    const unit = stockUnitOf(product, variation);
+    const now = Date.now();
+    const slug =
+      typeof product.slug === 'string' && product.slug.trim() ? product.slug.trim() : null;
+    await this.store.write(async (tx) => {
+      const { entry, added } = await tx.waitlist.add(
+        {
+          id: newWaitlistEntryId(),
+          productId: product.id,
+          variationId: variation?.id ?? null,
+          productKey: unit.productKey,
+          quantity: request.quantity,
+          email: request.email.toLowerCase(),
+          lineName: variation ? variantLineName(product.name, variation.attributes) : product.name,
+          eventSlug: slug,
+          startsAt: date ? date.getTime() : null,
+          confirmToken: newWaitlistToken(),
+          unsubscribeToken: newWaitlistToken(),
+        },
+        now,
+      );
+      if (added || entry.status === 'pending') {
+        await tx.waitlist.enqueueMail('confirm', entry.id, null, now);
+      }
+    });
+    this.outbox.wake();
+    return {};
+  }
+
+  /** POST /api/waitlist/confirm/:token: the double opt-in; only now the entry is in the queue. */
+  async confirm(token: string): Promise<WaitlistConfirmation> {
+    const entry = this.validToken(token)
+      ? await this.waitlist.findByConfirmToken(token)
+      : undefined;
+    if (!entry) throw apiError(404, CONFIRM_NOT_FOUND_MESSAGE);
+    const now = Date.now();
+    let confirmedAt = entry.confirmedAt;
+    if (entry.status === 'pending' && (await this.waitlist.confirm(entry.id, now))) {
+      confirmedAt = now;
+      this.logger.log({ msg: 'waiting-list entry confirmed', entryId: entry.id });
+      // Places may be free already (a tier sold out by open checkouts that lapsed since).
+      this.pass.wake();
+    }
+    const confirmed = {
+      ...entry,
+      confirmedAt,
+      status: entry.status === 'offered' ? 'offered' : 'confirmed',
+    } as const;
+    return {
+      lineName: entry.lineName,
+      eventSlug: entry.eventSlug,
+      quantity: entry.quantity,
+      status: confirmed.status,
+      ahead: confirmed.status === 'confirmed' ? await this.waitlist.ahead(confirmed) : 0,
+    };
+  }
+
+  /** GET /api/waitlist/offers/:token: what the offer page shows. */
+  async offer(token: string): Promise<WaitlistOfferView> {
+    const offer = this.validToken(token) ? await this.waitlist.findOffer(token) : undefined;
+    const entry = offer ? await this.waitlist.find(offer.entryId) : undefined;
+    if (!offer || !entry) throw apiError(404, OFFER_NOT_FOUND_MESSAGE);
+    const product = await this.catalog.productById(entry.productId).catch(() => undefined);
+    const variation =
+      entry.variationId === null
+        ? null
+        : product?.variants?.find((v) => v.id === entry.variationId);
+    const price = variation ? variation.price : variation === null ? product?.price : undefined;
+    return {
+      lineName: entry.lineName,
+      eventSlug: entry.eventSlug,
+      quantity: offer.quantity,
+      status: viewStatus(offer, Date.now()),
+      expiresAt: new Date(offer.expiresAt).toISOString(),
+      productId: entry.productId,
+      variationId: entry.variationId,
+      price: price ?? null,
+      image: imageOf(product, variation ?? null),
+      unsubscribeToken: entry.unsubscribeToken,
+    };
+  }
+
+  /** POST /api/waitlist/offers/:token/decline: the places go to the next in line. */
+  async decline(token: string): Promise<WaitlistOfferView> {
+    const offer = this.validToken(token) ? await this.waitlist.findOffer(token) : undefined;
+    if (!offer) throw apiError(404, OFFER_NOT_FOUND_MESSAGE);
+    if (await this.waitlist.declineOffer(offer.id)) {
+      this.logger.log({ msg: 'waiting-list offer declined', offerId: offer.id });
+      this.pass.wake();
+    }
+    return this.offer(token);
+  }
+
+  /** POST /api/waitlist/unsubscribe/:token: the entry, its offers and mails are deleted. */
+  async unsubscribe(token: string): Promise<{ removed: boolean }> {
+    const entry = this.validToken(token)
+      ? await this.waitlist.findByUnsubscribeToken(token)
+      : undefined;
+    if (!entry) return { removed: false };
+    await this.store.write((tx) => tx.waitlist.remove(entry.id));
+    this.logger.log({ msg: 'waiting-list entry removed on request', entryId: entry.id });
+    // An offer it held frees its places.
+    if (entry.status === 'offered') this.pass.wake();
+    return { removed: true };
+  }
+
+  /** GET /api/waitlist/counts: queue lengths per event and tier, no addresses. */
+  async counts(): Promise<WaitlistCounts> {
+    return { rows: await this.waitlist.counts(Date.now()) };
+  }
+
+  /**
+   * GET /api/waitlist/availability/:productId: the event page's catalog stock knows nothing
+   * of open checkouts and offers; this does (DESIGN "Capacity": available = stock − active
+   * reservations), so a tier held by others shows as sold out, with its waiting list.
+   */
+  async availability(productId: number): Promise<LiveAvailability> {
+    const product = (await this.catalog.products()).find((p) => p.id === productId);
+    if (!product) throw apiError(404, NOT_OFFERED_MESSAGE);
+    const own = stockUnitOf(product, null);
+    const variants = (product.variants ?? []).filter((v) => v.purchasable);
+    const units = variants.map((v) => ({ id: v.id, ...stockUnitOf(product, v) }));
+    const keys = [own, ...units].filter((u) => u.stock !== null).map((u) => u.productKey);
+    const reserved = await this.orders.reservedByKey([...new Set(keys)], Date.now());
+    const free = (u: { productKey: number; stock: number | null }) =>
+      u.stock === null ? null : Math.max(0, u.stock - (reserved.get(u.productKey) ?? 0));
+    return {
+      productId,
+      free: free(own),
+      variants: units.map((u) => ({ id: u.id, free: free(u) })),
+    };
+  }
+
+  private validToken(token: string): boolean {
+    return waitlistTokenSchema.safeParse(token).success;
+  }
+}
+
+function viewStatus(offer: WaitlistOffer, now: number): WaitlistOfferView['status'] {
+  if (offer.status === 'claimed') return 'used';
+  if (offer.status === 'declined') return 'declined';
+  if (offer.status === 'expired' || offer.expiresAt <= now) return 'expired';
+  return 'active';
+}
+
+function imageOf(
+  product: CatalogProduct | undefined,
+  variation: { image: { src: string } | null } | null,
+): string | null {
+  return variation?.image?.src ?? product?.images[0]?.src ?? null;
+}
