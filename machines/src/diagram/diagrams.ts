@@ -1,6 +1,7 @@
 import { cartMachine } from '../cart/cart.machine.js';
 import { checkoutMachine } from '../checkout/checkout.machine.js';
 import { couponMachine } from '../coupon/coupon.machine.js';
+import { doorMachine } from '../door/door.machine.js';
 import { orderMachine } from '../order/order.machine.js';
 import { diagramDocument } from './mermaid.js';
 
@@ -17,5 +18,9 @@ export function machineDiagrams(): { file: string; content: string }[] {
       content: diagramDocument(checkoutMachine, 'Checkout machine (checkoutMachine)'),
     },
     { file: 'order.md', content: diagramDocument(orderMachine, 'Order machine (orderMachine)') },
+    {
+      file: 'door.md',
+      content: diagramDocument(doorMachine, 'Door check-in machine (doorMachine)'),
+    },
   ];
 }
