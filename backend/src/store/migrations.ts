@@ -333,6 +333,18 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // DESIGN "Capacity": the capacity check sums the active reservations of a stock unit on
+    // every checkout; with the quantity in the index that sum never reads the table.
+    '2026-11-29-001-reservations-capacity-index': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createIndex('reservations_capacity_idx')
+          .on('reservations')
+          .columns(['product_key', 'released', 'expires_at', 'quantity'])
+          .execute();
+        await db.schema.dropIndex('reservations_active_idx').execute();
+      },
+    },
   };
 }
 

@@ -2,7 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  sql,
+  SqliteDialect,
+  type SqliteDatabase as KyselySqliteDatabase,
+} from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config/config.js';
 import { migrateToLatest } from './migrations.js';
@@ -65,7 +71,7 @@ export class StoreDatabase implements OnApplicationShutdown {
           )
         : new StoreDatabase(
             new Kysely<StoreSchema>({
-              dialect: new SqliteDialect({ database: openSqlite(config.path) }),
+              dialect: new SqliteDialect({ database: withStatementCache(openSqlite(config.path)) }),
             }),
             'sqlite',
           );
@@ -123,4 +129,34 @@ function openSqlite(path: string): SqliteDatabase.Database {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   return db;
+}
+
+/** Distinct statements kept prepared; the repositories use a few dozen shapes. */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Kysely's SQLite driver prepares every query anew, which is about a tenth of a checkout's
+ * CPU time. Statements depend only on their SQL (values are bound per run), so each is
+ * prepared once and reused; better-sqlite3 runs them synchronously, so one statement is
+ * never in use twice at a time (nothing here streams rows).
+ */
+function withStatementCache(db: SqliteDatabase.Database): KyselySqliteDatabase {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => db.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (statement) {
+        // Most recently used last: the oldest entry goes first when the cache is full.
+        statements.delete(text);
+      } else {
+        statement = db.prepare(text);
+        if (statements.size >= STATEMENT_CACHE_SIZE) {
+          statements.delete(statements.keys().next().value!);
+        }
+      }
+      statements.set(text, statement);
+      return statement;
+    },
+  };
 }
