@@ -1,0 +1,416 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, openPage } from '../support/browser.js';
+import { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import { REPO_ROOT, type RunningSite, startSite } from '../support/site.js';
+import { wooEvent } from '../support/woocommerce-fixtures.js';
+import { percentile } from './tickets.bench.js';
+
+/**
+ * DESIGN "Tickets and the door" budgets for the door check-in, on one site process (the
+ * built backend serving the built frontend) with one event of 2,000+ tickets bought
+ * through the test provider:
+ * - the event's ticket list (`GET /api/checkin/events/:eventId/tickets`) ≤ 150 KB gzip,
+ *   compressed here at nginx's gzip_comp_level (and at zlib's default, 6), once before the
+ *   doors open and once with every ticket checked in (the largest the list gets);
+ * - one sync of 500 queued first-time scans (`POST /api/checkin/scans`) ≤ 2 s;
+ * - scan to verdict on /einlass in Chromium, offline, ≤ 100 ms (p95): the ticket code typed
+ *   into the manual entry, so the camera's decoding is not part of it, timed in the page
+ *   from the form's submit to the first frame showing "Gültig".
+ */
+
+export const CHECKIN_LIST_BUDGET_KB = 150;
+export const CHECKIN_SYNC_BUDGET_MS = 2_000;
+export const CHECKIN_VERDICT_BUDGET_MS = 100;
+
+export interface CheckinFigures {
+  /** nginx's gzip_comp_level, read from nginx/ (1, nginx's default, when unset). */
+  nginxGzipLevel: number;
+  /** The ticket list before any check-in, gzip KB at nginx's level and at level 6. */
+  listGzipKb: { nginx: number; level6: number };
+  /** The same list once every ticket is checked in. */
+  listAllCheckedInGzipKb: { nginx: number; level6: number };
+  /** Tickets of the event (all valid). */
+  tickets: number;
+  /** ms per POST of 500 first-time scans (fresh tickets, fresh scan ids), per run. */
+  sync500Ms: number[];
+  /** ms from the manual entry's submit to the first frame with the verdict, per ticket. */
+  scanToVerdictMs: number[];
+  /** ms from the same submit to the verdict in the DOM, per ticket. */
+  scanToVerdictDomMs: number[];
+}
+
+/** One row in the shape of all.bench.ts's `row(group, metric, runs, unit, budget)`. */
+export interface CheckinRow {
+  group: string;
+  metric: string;
+  runs: number[];
+  unit: string;
+  budget?: { op: '<=' | '>='; value: number };
+}
+
+const KB = 1024;
+/** The most seats of one line in a checkout. */
+const PER_ORDER = 99;
+const ORDERS = Number(process.env.BENCH_CHECKIN_ORDERS ?? 21);
+const SYNC_RUNS = 3;
+const SYNC_SIZE = 500;
+const WARM_UP_SCANS = 20;
+const BROWSER_SCANS = 20;
+const PRODUCT_ID = 1401;
+const EVENT_NAME = 'Einlass-Messung im Hafenklang';
+const PRICE = 25;
+const CODE = 'BENCH-DOOR-2000';
+const HOLDERS = ['Karla Kundin', 'Jonas Becker', 'Aylin Yilmaz', 'Mia Schröder', 'Finn Hansen'];
+
+/** nginx's gzip_comp_level for the site (nginx/templates first, then nginx.conf). */
+export function nginxGzipLevel(): number {
+  for (const file of ['nginx/templates/default.conf.template', 'nginx/nginx.conf']) {
+    const path = join(REPO_ROOT, file);
+    if (!existsSync(path)) continue;
+    const match = /^\s*gzip_comp_level\s+(\d+)\s*;/m.exec(readFileSync(path, 'utf8'));
+    if (match) return Number(match[1]);
+  }
+  return 1;
+}
+
+function claims(token: string): { t: string; e: number; s: number } {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function measureCheckin(dataDir: string): Promise<CheckinFigures> {
+  const level = nginxGzipLevel();
+  const woo = new FakeWooCommerce({
+    products: [
+      wooEvent(PRODUCT_ID, {
+        name: EVENT_NAME,
+        price: PRICE.toFixed(2),
+        stock_quantity: 100_000,
+      }),
+    ],
+  });
+  await woo.start();
+  let site: RunningSite | null = null;
+  let browser: Browser | null = null;
+  try {
+    site = await startSite({
+      ...woo.env,
+      DATABASE_URL: `sqlite:${join(dataDir, 'awhh-checkin.db')}`,
+      CHECKIN_CODE: CODE,
+      LOG_LEVEL: 'error',
+    });
+    const url = site.url;
+    const tokens: string[] = [];
+    for (let i = 0; i < ORDERS; i += 1) tokens.push(...(await buySeats(url, i)));
+    // The ticket mails (a PDF per seat) are rendered after the payment: wait until they
+    // are all out, so they do not run beside the measurements.
+    await mailsDelivered(url, ORDERS);
+    const eventId = claims(tokens[0]!).e;
+    if (!tokens.every((t) => claims(t).e === eventId)) throw new Error('tickets of two events');
+    if (tokens.length < WARM_UP_SCANS + SYNC_RUNS * SYNC_SIZE + 1 + BROWSER_SCANS)
+      throw new Error(`only ${tokens.length} tickets`);
+
+    const list = await ticketList(url, eventId);
+    if (list.count !== tokens.length)
+      throw new Error(`the list has ${list.count} tickets, not ${tokens.length}`);
+    const listGzipKb = gzipKb(list.body, level);
+
+    let next = 0;
+    const take = (n: number) => tokens.slice(next, (next += n));
+    // Warm-up: JIT, statement cache, the signer's key.
+    await sync(url, take(WARM_UP_SCANS));
+    const sync500Ms: number[] = [];
+    for (let run = 0; run < SYNC_RUNS; run += 1) sync500Ms.push(await sync(url, take(SYNC_SIZE)));
+
+    browser = await launchBrowser();
+    const scanned = take(1 + BROWSER_SCANS);
+    const verdicts = await scanOffline(browser, url, scanned);
+
+    // Every ticket checked in (the browser's scans never left it): the list at its largest.
+    const rest = [...scanned, ...take(tokens.length)];
+    for (let i = 0; i < rest.length; i += SYNC_SIZE) await sync(url, rest.slice(i, i + SYNC_SIZE));
+    const full = await ticketList(url, eventId);
+    if (full.checkedIn !== tokens.length)
+      throw new Error(`${full.checkedIn} of ${tokens.length} tickets checked in`);
+
+    return {
+      nginxGzipLevel: level,
+      listGzipKb,
+      listAllCheckedInGzipKb: gzipKb(full.body, level),
+      tickets: list.count,
+      sync500Ms,
+      scanToVerdictMs: verdicts.frame,
+      scanToVerdictDomMs: verdicts.dom,
+    };
+  } finally {
+    await browser?.close();
+    await site?.stop();
+    await woo.stop();
+  }
+}
+
+function gzipKb(body: Buffer, level: number): { nginx: number; level6: number } {
+  return {
+    nginx: gzipSync(body, { level }).length / KB,
+    level6: gzipSync(body, { level: 6 }).length / KB,
+  };
+}
+
+/** One order of 99 seats through the test provider; the tickets' tokens. */
+async function buySeats(url: string, i: number): Promise<string[]> {
+  // Each order as its own buyer: the checkout's per-address limit is not what is measured.
+  const ip = `10.10.${i >> 8}.${(i & 255) + 1}`;
+  const res = await fetch(`${url}/api/checkout/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+    body: JSON.stringify({
+      line_items: [
+        {
+          productId: PRODUCT_ID,
+          name: EVENT_NAME,
+          amount: PRICE,
+          quantity: PER_ORDER,
+          currency: 'eur',
+        },
+      ],
+      success_url: `${url}/success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${url}/cart`,
+      payment_method: 'card',
+    }),
+  });
+  if (res.status !== 201) throw new Error(`checkout answered ${res.status}: ${await res.text()}`);
+  const session = (await res.json()) as { id: string; url: string };
+  const paid = await fetch(`${session.url}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': ip },
+    body: new URLSearchParams({
+      email: `einlass${i}@example.org`,
+      name: HOLDERS[i % HOLDERS.length]!,
+    }).toString(),
+    redirect: 'manual',
+  });
+  if (paid.status !== 303) throw new Error(`payment answered ${paid.status}`);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const state = await fetch(`${url}/api/checkout/session/${encodeURIComponent(session.id)}`, {
+      headers: { 'x-forwarded-for': ip },
+    });
+    if (state.ok) {
+      const { tickets = [] } = (await state.json()) as { tickets?: { token: string }[] };
+      if (tickets.length === PER_ORDER) return tickets.map((t) => t.token);
+    }
+    if (Date.now() > deadline) throw new Error(`no ${PER_ORDER} tickets for order ${i}`);
+    await sleep(50);
+  }
+}
+
+async function mailsDelivered(url: string, count: number): Promise<void> {
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    const res = await fetch(`${url}/api/mail-test/messages`);
+    if (!res.ok) throw new Error(`the test mailbox answered ${res.status}`);
+    if (((await res.json()) as unknown[]).length >= count) return;
+    if (Date.now() > deadline) throw new Error(`fewer than ${count} ticket mails in 10 minutes`);
+    await sleep(500);
+  }
+}
+
+const door = { authorization: `Bearer ${CODE}` };
+
+/** The list as sent (uncompressed: the body is gzipped here at the levels compared). */
+async function ticketList(
+  url: string,
+  eventId: number,
+): Promise<{ body: Buffer; count: number; checkedIn: number }> {
+  const res = await fetch(`${url}/api/checkin/events/${eventId}/tickets`, {
+    headers: { ...door, 'accept-encoding': 'identity' },
+  });
+  if (!res.ok) throw new Error(`ticket list: ${res.status} ${await res.text()}`);
+  const body = Buffer.from(await res.arrayBuffer());
+  const { tickets } = JSON.parse(body.toString('utf8')) as {
+    tickets: { status: string; checkedInAt?: string }[];
+  };
+  return {
+    body,
+    count: tickets.filter((t) => t.status === 'valid').length,
+    checkedIn: tickets.filter((t) => t.checkedInAt).length,
+  };
+}
+
+/** One POST of first-time scans, as a door's queue sends it; ms to the full answer. */
+async function sync(url: string, batch: string[]): Promise<number> {
+  const scannedAt = Date.now() - batch.length * 1_000;
+  const body = JSON.stringify({
+    scans: batch.map((token, i) => ({
+      scanId: randomUUID(),
+      token,
+      scannedAt: new Date(scannedAt + i * 1_000).toISOString(),
+      device: `Tür ${(i % 4) + 1}`,
+    })),
+  });
+  const start = performance.now();
+  const res = await fetch(`${url}/api/checkin/scans`, {
+    method: 'POST',
+    headers: { ...door, 'content-type': 'application/json' },
+    body,
+  });
+  const answer = (await res.json()) as { results?: { status: string }[] };
+  const ms = performance.now() - start;
+  if (res.status !== 200) throw new Error(`sync answered ${res.status}: ${JSON.stringify(answer)}`);
+  const ok = answer.results?.filter((r) => r.status === 'ok').length ?? 0;
+  if (ok !== batch.length) throw new Error(`${ok} of ${batch.length} scans answered "ok"`);
+  return ms;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * /einlass as in tests/e2e/checkin.spec.ts: unlocked with the door code, the event chosen
+ * (its list and the verifier loaded), then offline; each ticket code typed into the manual
+ * entry and submitted. The first scan warms up and is not counted.
+ */
+async function scanOffline(
+  browser: Browser,
+  url: string,
+  batch: string[],
+): Promise<{ frame: number[]; dom: number[] }> {
+  const { page, context, errors } = await openPage(browser);
+  try {
+    await page.goto(`${url}/einlass`);
+    await page.getByRole('heading', { level: 1, name: 'Einlass' }).waitFor();
+    await page.getByLabel('Türcode').fill(CODE);
+    await page.getByRole('button', { name: 'Entsperren' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Event wählen' }).waitFor();
+    await page.getByRole('button', { name: new RegExp(`^${escapeRegExp(EVENT_NAME)}`) }).click();
+    // The scan screen opens once the list and the public key are on the device.
+    await page.getByRole('heading', { level: 1, name: EVENT_NAME }).waitFor({ timeout: 30_000 });
+    await page.getByText(/^\d+ von \d+ eingecheckt$/).waitFor();
+    await context.setOffline(true);
+    await page.getByText(/^Offline/).waitFor();
+
+    const frame: number[] = [];
+    const dom: number[] = [];
+    for (const [i, token] of batch.entries()) {
+      const timing = await submitAndTime(page, token);
+      if (i > 0) {
+        frame.push(timing.frame);
+        dom.push(timing.dom);
+      }
+      await page.getByRole('button', { name: 'Weiter scannen' }).click();
+      await page.locator('[data-verdict]').waitFor({ state: 'detached' });
+    }
+    await page.getByText(`Offline – ${batch.length} Scans warten auf Verbindung`).waitFor();
+    // The sync's requests fail while offline, as they should; anything else is a fault.
+    const faults = errors.filter((e) => !e.includes('net::ERR_INTERNET_DISCONNECTED'));
+    if (faults.length) throw new Error(`/einlass: ${faults.join('; ')}`);
+    return { frame, dom };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Types the code (untimed), then times submit → verdict inside the page. */
+async function submitAndTime(page: Page, token: string): Promise<{ frame: number; dom: number }> {
+  const input = page.getByLabel('Ticket-Code eingeben');
+  await input.fill(token);
+  const result = await input.evaluate(
+    (element) =>
+      new Promise<{ kind: string; text: string; frame: number; dom: number }>((resolve) => {
+        const form = (element as HTMLInputElement).form!;
+        let start = 0;
+        const timeout = setTimeout(
+          () => resolve({ kind: 'none', text: '', frame: NaN, dom: NaN }),
+          5_000,
+        );
+        const observer = new MutationObserver(() => {
+          const shown = document.querySelector<HTMLElement>('[data-verdict]');
+          if (!shown) return;
+          const dom = performance.now() - start;
+          observer.disconnect();
+          clearTimeout(timeout);
+          // The frame that paints it: its callbacks run just before the paint.
+          requestAnimationFrame(() =>
+            resolve({
+              kind: shown.dataset.verdict ?? '',
+              text: shown.textContent ?? '',
+              frame: performance.now() - start,
+              dom,
+            }),
+          );
+        });
+        observer.observe(document.body, { childList: true, subtree: true });
+        start = performance.now();
+        form.requestSubmit();
+      }),
+  );
+  if (result.kind !== 'valid' || !result.text.includes('Gültig'))
+    throw new Error(`verdict "${result.kind}" (${result.text}) for ticket ${claims(token).t}`);
+  return { frame: result.frame, dom: result.dom };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The figures as all.bench.ts rows: `for (const r of checkinRows(f)) row(r.group, …)`. */
+export function checkinRows(f: CheckinFigures): CheckinRow[] {
+  const list = CHECKIN_LIST_BUDGET_KB * KB;
+  const scans = f.scanToVerdictMs.length;
+  return [
+    {
+      group: 'checkin',
+      metric: `ticket list, ${f.tickets} tickets (gzip ${f.nginxGzipLevel}, as nginx)`,
+      runs: [f.listGzipKb.nginx * KB],
+      unit: 'B',
+      budget: { op: '<=', value: list },
+    },
+    {
+      group: 'checkin',
+      metric: `ticket list, ${f.tickets} tickets (gzip 6)`,
+      runs: [f.listGzipKb.level6 * KB],
+      unit: 'B',
+    },
+    {
+      group: 'checkin',
+      metric: `ticket list, all checked in (gzip ${f.nginxGzipLevel}, as nginx)`,
+      runs: [f.listAllCheckedInGzipKb.nginx * KB],
+      unit: 'B',
+      budget: { op: '<=', value: list },
+    },
+    {
+      group: 'checkin',
+      metric: 'ticket list, all checked in (gzip 6)',
+      runs: [f.listAllCheckedInGzipKb.level6 * KB],
+      unit: 'B',
+    },
+    {
+      group: 'checkin',
+      metric: `sync of ${SYNC_SIZE} first-time scans, one POST`,
+      runs: f.sync500Ms,
+      unit: 'ms',
+      budget: { op: '<=', value: CHECKIN_SYNC_BUDGET_MS },
+    },
+    {
+      group: 'checkin',
+      metric: `scan → verdict offline in Chromium, decode excluded, median of ${scans}`,
+      runs: [median(f.scanToVerdictMs)],
+      unit: 'ms',
+    },
+    {
+      group: 'checkin',
+      metric: `scan → verdict offline in Chromium, decode excluded, p95 of ${scans}`,
+      runs: [percentile(f.scanToVerdictMs, 95)],
+      unit: 'ms',
+      budget: { op: '<=', value: CHECKIN_VERDICT_BUDGET_MS },
+    },
+  ];
+}
