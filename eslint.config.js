@@ -15,6 +15,7 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/**',
       '**/dist/**',
+      'frontend/dist-ssr/**',
       'docs/**',
       'bench/results/**',
       '.stack/**',

@@ -6,8 +6,14 @@ import { sizeBudget } from './build/size-budget.ts';
 const src = fileURLToPath(new URL('./src', import.meta.url));
 const machines = fileURLToPath(new URL('../machines/src/index.ts', import.meta.url));
 
-export default defineConfig(({ mode }) => ({
+// `vite build` builds the browser's bundles into dist/ (served by nginx), `vite build --ssr`
+// the server renderer into dist-ssr/ (imported by the products process, never served).
+// The SSR bundle includes its dependencies, so the backend image needs no React of its own.
+export default defineConfig(({ mode, isSsrBuild }) => ({
   define: {
+    // The server bundle includes React: its production build, whatever NODE_ENV the backend
+    // runs with (Vite leaves process.env to the runtime in SSR builds).
+    ...(isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify(mode) } : {}),
     // README "XState inspector": off unless VITE_XSTATE_INSPECT=true at build/dev time.
     __XSTATE_INSPECT__: JSON.stringify(
       (process.env.VITE_XSTATE_INSPECT ??
@@ -16,13 +22,16 @@ export default defineConfig(({ mode }) => ({
   },
   plugins: [
     react(),
-    sizeBudget({
-      homeJs: 110 * 1024,
-      homeCss: 20 * 1024,
-      routeChunk: 40 * 1024,
-      homeRoute: 'src/app/routes/home.tsx',
-    }),
+    isSsrBuild
+      ? null
+      : sizeBudget({
+          homeJs: 110 * 1024,
+          homeCss: 20 * 1024,
+          routeChunk: 40 * 1024,
+          homeRoute: 'src/app/routes/home.tsx',
+        }),
   ],
+  ssr: { noExternal: true, target: 'node' },
   resolve: {
     alias: [
       { find: /^@awhh\/machines$/, replacement: machines },
@@ -35,16 +44,26 @@ export default defineConfig(({ mode }) => ({
       '/media': 'http://localhost:3000',
     },
   },
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    target: 'es2022',
-    sourcemap: false,
-    // Every browser that runs this bundle supports modulepreload natively.
-    modulePreload: { polyfill: false },
-    // The server reads it to preload each page's own chunks with the HTML (backend/src/site).
-    manifest: true,
-    // The logo as a cacheable file rather than a data URI inside the first-load JS.
-    assetsInlineLimit: 0,
-  },
+  build: isSsrBuild
+    ? {
+        outDir: 'dist-ssr',
+        copyPublicDir: false,
+        emptyOutDir: true,
+        target: 'node20',
+        sourcemap: false,
+        minify: false,
+        rollupOptions: { input: 'src/entry-server.tsx' },
+      }
+    : {
+        outDir: 'dist',
+        emptyOutDir: true,
+        target: 'es2022',
+        sourcemap: false,
+        // Every browser that runs this bundle supports modulepreload natively.
+        modulePreload: { polyfill: false },
+        // The server reads it to preload each page's own chunks with the HTML (backend/src/site).
+        manifest: true,
+        // The logo as a cacheable file rather than a data URI inside the first-load JS.
+        assetsInlineLimit: 0,
+      },
 }));

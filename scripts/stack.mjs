@@ -65,7 +65,12 @@ export function prepareNginx({ dir, port, host, productsPort, checkoutPort, stat
   for (const sub of ['conf/conf.d', 'conf/snippets', 'logs', 'tmp'])
     mkdirSync(join(dir, sub), { recursive: true });
   copyFileSync('/etc/nginx/mime.types', join(dir, 'conf/mime.types'));
-  for (const file of ['security-headers.conf', 'proxy.conf', 'catalog-cache.conf']) {
+  for (const file of [
+    'security-headers.conf',
+    'proxy.conf',
+    'catalog-cache.conf',
+    'page-cache.conf',
+  ]) {
     copyFileSync(join(NGINX_DIR, 'snippets', file), join(dir, 'conf/snippets', file));
   }
   writeFileSync(join(dir, 'conf/nginx.conf'), mainConf(dir));

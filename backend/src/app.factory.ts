@@ -50,7 +50,7 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
         return;
       }
       // A page path that cannot even be decoded names no page: the site's 404 page.
-      render().then(
+      render(request.raw?.url ?? '/', request.headers['user-agent']).then(
         (page) => void reply.status(404).headers(page.headers).send(page.body),
         () => void reply.status(body.statusCode).send(body),
       );

@@ -1,39 +1,62 @@
 import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { createRoot, hydrateRoot, type ErrorInfo } from 'react-dom/client';
+import { matchRoutes, RouterProvider } from 'react-router';
 import { initInspector } from '@/lib/inspect';
-import { createAppRouter } from '@/app/router';
-import { firstLoadDone } from '@/lib/first-load';
+import { BotContext } from '@/lib/bot';
+import { readPageData } from '@/lib/hydration';
+import { createAppRouter, routes } from '@/app/router';
 import '@/styles/tokens.css';
 import '@/styles/global.css';
+
+/**
+ * The matched pages' chunks, loaded before hydrating: the first render in the browser must
+ * produce the server's markup, so no page may still be a pending lazy route (react-router
+ * "lazy routes with SSR").
+ */
+async function loadMatchedRoutes(): Promise<void> {
+  const matches = matchRoutes(routes, window.location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      const module = await route.lazy();
+      Object.assign(route, { ...module, lazy: undefined });
+    }),
+  );
+}
+
+/** Hydration mismatches and errors React recovered from: loud, so tests see them. */
+function onRecoverableError(error: unknown, info: ErrorInfo) {
+  console.error('React hat sich von einem Fehler erholt:', error, info.componentStack ?? '');
+}
 
 async function start() {
   // Before any actor exists, so that the inspector sees every one of them.
   await initInspector();
   const root = document.getElementById('root');
   if (!root) throw new Error('#root fehlt in index.html');
-  const router = createAppRouter();
-  // The server's HTML already shows the header (backend/src/site/shell-snapshot.ts). Rendering
-  // once the first route's chunk is in replaces it with the full page in one commit, instead
-  // of blanking it with the boot fallback in between.
-  if (!router.state.initialized) {
-    await new Promise<void>((resolve) => {
-      const unsubscribe = router.subscribe((state) => {
-        if (!state.initialized) return;
-        unsubscribe();
-        resolve();
-      });
-    });
+  // Every page comes from the server's render (backend/src/site), with its data.
+  const page = readPageData();
+  if (!page) {
+    // Only Vite's dev server (`npm run dev`) sends index.html unrendered: render from
+    // scratch there. A literal Vite folds, so production bundles carry none of this.
+    if (!import.meta.env.DEV) throw new Error('Seitendaten fehlen im HTML');
+    createRoot(root).render(<RouterProvider router={createAppRouter()} />);
+    return;
   }
-  firstLoadDone();
-  // A transition renders in slices that yield to the browser, so the first render is no
-  // single long task (Total Blocking Time); the header snapshot stays until commit.
-  const reactRoot = createRoot(root);
+  await loadMatchedRoutes();
+  const router = createAppRouter(page.hydration);
+  // DESIGN "Rendering": the server rendered this tree from the same routes and data. As a
+  // transition, hydration yields to the browser between slices instead of one long task
+  // (Total Blocking Time); the server's HTML stays visible meanwhile.
   startTransition(() => {
-    reactRoot.render(
+    hydrateRoot(
+      root,
       <StrictMode>
-        <RouterProvider router={router} />
+        <BotContext value={page.bot}>
+          <RouterProvider router={router} />
+        </BotContext>
       </StrictMode>,
+      { onRecoverableError },
     );
   });
 }

@@ -1,10 +1,29 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { createMemoryRouter, Outlet, RouterProvider, type RouteObject } from 'react-router';
+import { RouteError } from '@/app/error-page';
+import { BotContext } from '@/lib/bot';
+import { useRouteMeta } from '@/lib/page-head';
 
-/** Renders routes in a memory router, as the app does in the browser. */
-export function renderRoutes(routes: RouteObject[], path = '/') {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  return { router, ...render(<RouterProvider router={router} />) };
+/** What the app's shell does for a page: its head from `handle.meta`, errors as error pages. */
+function PageFrame() {
+  useRouteMeta();
+  return <Outlet />;
+}
+
+/** Renders routes in a memory router, as the app does in the browser after hydration. */
+export function renderRoutes(routes: RouteObject[], path = '/', options: { bot?: boolean } = {}) {
+  const router = createMemoryRouter(
+    [{ element: <PageFrame />, errorElement: <RouteError />, children: routes }],
+    { initialEntries: [path] },
+  );
+  return {
+    router,
+    ...render(
+      <BotContext value={options.bot ?? false}>
+        <RouterProvider router={router} />
+      </BotContext>,
+    ),
+  };
 }
 
 type Reply = { status?: number; body: unknown };

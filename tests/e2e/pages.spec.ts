@@ -62,6 +62,7 @@ const routes = (): { path: string; heading: string | RegExp }[] => [
   { path: '/coupon-test', heading: 'Gutschein-Test' },
   { path: '/webhook-test', heading: 'Webhook-Test' },
   { path: '/apple-pay-test', heading: 'Apple-Pay-Test' },
+  { path: '/einlass', heading: 'Einlass' },
 ];
 
 describe('pages', () => {

@@ -114,7 +114,8 @@ describe('headers', () => {
     const page = await get('/');
     expect(page.headers.get('cache-control')).toBe('no-cache');
     const html = await page.text();
-    const bundle = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    // The entry bundle, which /hydrate.js requests once the page has loaded.
+    const bundle = /data-entry="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
     expect(bundle).toBeDefined();
     const asset = await get(bundle!, { headers: { 'accept-encoding': 'gzip' } });
     expect(asset.status).toBe(200);
@@ -146,8 +147,34 @@ describe('catalog microcache', () => {
   });
 });
 
+describe('page microcache (DESIGN "Rendering")', () => {
+  it('answers a repeated page from nginx, but never one that carries a cookie', async () => {
+    await get('/faq');
+    const second = await get('/faq');
+    expect(second.status).toBe(200);
+    expect(second.headers.get('x-cache-status')).toMatch(/HIT|UPDATING|STALE/);
+    expect(await second.text()).toContain('Häufige Fragen');
+    const withCookie = await get('/faq', { headers: { cookie: 'a=1' } });
+    expect(withCookie.headers.get('x-cache-status')).toBe('BYPASS');
+  });
+
+  it('keeps the rendering of crawlers and visitors apart (SPEC §2: no error page for bots)', async () => {
+    const bot = { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' };
+    const person = {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.0.0 Safari/537.36',
+    };
+    await get('/gibt-es-nicht', { headers: person });
+    const forBot = await get('/gibt-es-nicht', { headers: bot });
+    expect(forBot.status).toBe(404);
+    expect(await forBot.text()).not.toContain('Page Not Found</h1>');
+    expect(await (await get('/gibt-es-nicht', { headers: person })).text()).toContain(
+      'Page Not Found</h1>',
+    );
+  });
+});
+
 describe('pages for crawlers', () => {
-  it('answers unknown pages and unknown slugs with 404 and the SPA shell', async () => {
+  it('answers unknown pages and unknown slugs with 404 and the rendered 404 page', async () => {
     for (const path of ['/gibt-es-nicht', '/events/gibt-es-nicht', '/blog/gibt-es-nicht']) {
       const res = await get(path);
       expect(res.status).toBe(404);
@@ -185,6 +212,19 @@ describe('pages for crawlers', () => {
     expect(await (await get('/coupon-test')).text()).toMatch(
       /<meta name="robots" content="noindex/,
     );
+  });
+
+  it('renders upcoming events with names and prices into the raw HTML of /', async () => {
+    const events = (await (await get('/api/events')).json()) as {
+      name: string;
+      price: number;
+      past: boolean;
+    }[];
+    const html = await (await get('/')).text();
+    for (const event of events.filter((e) => !e.past)) {
+      expect(html).toContain(event.name.replace(/&/g, '&amp;'));
+      expect(html).toMatch(new RegExp(event.price.toFixed(2).replace('.', ',') + '\\s€'));
+    }
   });
 
   it('puts title, description, canonical, Open Graph and Event JSON-LD into the raw HTML of an event page', async () => {

@@ -25,6 +25,14 @@ export interface WatchedPage {
   errors: string[];
 }
 
+/**
+ * A visitor's browser: Chromium's headless user agent says "HeadlessChrome", which the server
+ * (isbot) treats as a crawler, and crawlers get no error pages (SPEC §2). Suites that test
+ * crawlers pass their own user agent.
+ */
+export const VISITOR_USER_AGENT =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+
 /** A fresh context (own storage) and page that records console errors. */
 export async function openPage(
   browser: Browser,
@@ -32,7 +40,7 @@ export async function openPage(
 ): Promise<WatchedPage> {
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 390, height: 844 },
-    userAgent: options.userAgent,
+    userAgent: options.userAgent ?? VISITOR_USER_AGENT,
     locale: 'de-DE',
     timezoneId: 'Europe/Berlin',
   });

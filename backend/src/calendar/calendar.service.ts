@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { type EventDetail, SITE_TIME_ZONE } from '@awhh/machines';
+import { DEFAULT_EVENT_DURATION_MS, type EventDetail, SITE_TIME_ZONE } from '@awhh/machines';
 import ical, { ICalEventStatus } from 'ical-generator';
 import { AppConfig } from '../config/config.js';
-import { absoluteUrl, DEFAULT_EVENT_DURATION_MS } from '../site/page-meta.js';
-import { plainText, SITE_NAME } from '../site/html-head.js';
+import { absoluteUrl, plainText, SITE_NAME } from '../site/html-head.js';
 
 /** What a calendar entry needs of an event; a ticket mail builds one from the ticket. */
 export type CalendarEvent = Pick<

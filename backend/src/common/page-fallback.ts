@@ -14,7 +14,8 @@ export interface RenderedPage {
  */
 const PAGE_RENDERER = 'awhhRenderNotFoundPage';
 
-type Renderer = () => Promise<RenderedPage>;
+/** Renders the 404 page for the request's raw URL (the router finds no page there). */
+type Renderer = (url: string, userAgent?: string) => Promise<RenderedPage>;
 
 export function providePageFallback(fastify: FastifyInstance, render: Renderer): void {
   if (!fastify.hasDecorator(PAGE_RENDERER)) fastify.decorate(PAGE_RENDERER, render);

@@ -6,56 +6,28 @@ export interface ManifestChunk {
   src?: string;
   isEntry?: boolean;
   imports?: string[];
+  dynamicImports?: string[];
   css?: string[];
 }
 export type ViteManifest = Record<string, ManifestChunk>;
 
 /**
- * What the browser may fetch before the entry script asks for it. Without these hints a
- * page loads as a chain of round trips: HTML, entry, route chunk, API data, image
- * (the Lighthouse budget under Slow 4G).
+ * What the browser may fetch before the entry script asks for it. The page's content is in
+ * the HTML (DESIGN "Rendering"); what it still needs comes with it: the route CSS (as
+ * stylesheets, so the markup paints styled), the first screen's image and the fonts. The
+ * route chunks the browser hydrates with follow after the page has loaded (deferScripts).
  */
 export interface PagePreloads {
-  /** Route chunk and the shared chunks it imports (modulepreload). */
-  scripts: string[];
-  /** Route CSS, fetched early but not render-blocking (Vite inserts the stylesheet). */
+  /** Route CSS: applied at first paint (Vite finds these links and adds none of its own). */
   styles: string[];
   fonts: string[];
-  /** API GETs the page's loaders and the header issue on load. */
-  fetches: string[];
   /** The largest image of the first screen, fetched with high priority. */
   image: string | null;
-  /**
-   * The HTML already holds route markup (page-snapshot.ts): the route CSS must apply at
-   * first paint, so it is linked as a stylesheet instead of preloaded.
-   */
-  applyStyles?: boolean;
 }
 
-/** Route module (as the manifest names it) per page path of the router (frontend/src/app/router.tsx). */
-const STATIC_ROUTE_MODULES: Record<string, string> = {
-  '/': 'home',
-  '/cart': 'cart',
-  '/checkout': 'checkout',
-  '/success': 'success',
-  '/blog': 'blog',
-  '/faq': 'faq',
-  '/contact': 'contact',
-  '/impressum': 'impressum',
-  '/datenschutz': 'datenschutz',
-  '/coupon-test': 'coupon-test',
-  '/webhook-test': 'webhook-test',
-  '/apple-pay-test': 'apple-pay-test',
-  '/mail-test': 'mail-test',
-};
-
-export function routeModuleKey(name: string): string {
-  return `src/app/routes/${name}.tsx`;
-}
-
-export function staticRouteModule(path: string): string | null {
-  const name = STATIC_ROUTE_MODULES[path];
-  return name ? routeModuleKey(name) : null;
+/** Manifest key of a route module: a route's id names its file (frontend/src/app/router.tsx). */
+export function routeModuleKey(id: string): string {
+  return `src/app/routes/${id}.tsx`;
 }
 
 /** Fonts the first screen uses (body text and headings, see frontend/src/styles/global.css). */
@@ -96,6 +68,12 @@ export class AssetHints {
       .filter((key) => !before.has(key))
       .map((key) => `/${this.manifest[key]!.file}`)
       .filter((file) => file.endsWith('.js'));
+    // Parts a page loads lazily (the merch cards on `/`) are in the server's HTML too: their
+    // CSS must apply at first paint, while their code still loads on demand.
+    const lazySeen = new Set(seen);
+    for (const lazy of this.manifest[moduleKey]?.dynamicImports ?? []) {
+      this.walk(lazy, lazySeen, css);
+    }
     return { scripts, styles: [...new Set(css)] };
   }
 }
@@ -108,47 +86,61 @@ export function parseManifest(json: string): ViteManifest {
 
 export function renderPreloads(p: PagePreloads): string {
   const tags: string[] = [];
-  // Order = priority within the same type: the LCP image and data before the code.
+  // Order = priority within the same type: the LCP image before the code.
   if (p.image) {
     tags.push(`<link rel="preload" as="image" href="${escapeHtml(p.image)}" fetchpriority="high">`);
-  }
-  for (const href of p.fetches) {
-    tags.push(`<link rel="preload" as="fetch" crossorigin href="${escapeHtml(href)}">`);
   }
   for (const href of p.fonts) {
     tags.push(
       `<link rel="preload" as="font" type="font/woff2" crossorigin href="${escapeHtml(href)}">`,
     );
   }
-  for (const href of p.scripts) {
-    tags.push(
-      `<link rel="modulepreload" fetchpriority="low" crossorigin href="${escapeHtml(href)}">`,
-    );
-  }
   for (const href of p.styles) {
     // Same attributes as Vite's own <link rel="stylesheet">, which then finds it and adds none.
-    tags.push(
-      p.applyStyles
-        ? `<link rel="stylesheet" crossorigin href="${escapeHtml(href)}">`
-        : `<link rel="preload" as="style" crossorigin href="${escapeHtml(href)}">`,
-    );
+    tags.push(`<link rel="stylesheet" crossorigin href="${escapeHtml(href)}">`);
   }
   return tags.join('\n    ');
 }
 
+/** The built index.html without its module scripts, and what they were. */
+export interface DeferredScripts {
+  html: string;
+  /** The entry bundle (Vite's `<script type="module" src>`). */
+  entry: string | null;
+  /** Its static imports (Vite's `<link rel="modulepreload">`). */
+  modules: string[];
+}
+
 /**
- * The server's HTML paints the first screen without JavaScript (shell-snapshot.ts), so the
- * entry script and its chunks need not compete with the stylesheet, the first-screen image
- * and the fonts: they load at low priority (First Contentful Paint under Slow 4G).
+ * The server's HTML paints the whole page without JavaScript: the entry and its chunks are
+ * taken out of the head and requested by /hydrate.js once the page has loaded, so they
+ * never compete with the stylesheets, the fonts and the first screen's image (LCP).
  */
-export function withLowPriorityScripts(indexHtml: string): string {
-  return indexHtml
+export function deferScripts(indexHtml: string): DeferredScripts {
+  let entry: string | null = null;
+  const modules: string[] = [];
+  const html = indexHtml
     .replace(
-      /<script type="module"(?![^>]*fetchpriority)/g,
-      '<script type="module" fetchpriority="low"',
+      /[ \t]*<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>\n?/g,
+      (_m, src: string) => {
+        entry ??= src;
+        return '';
+      },
     )
     .replace(
-      /<link rel="modulepreload"(?![^>]*fetchpriority)/g,
-      '<link rel="modulepreload" fetchpriority="low"',
+      /[ \t]*<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>\n?/g,
+      (_m, href: string) => {
+        modules.push(href);
+        return '';
+      },
     );
+  return { html, entry, modules };
+}
+
+/** The loader of frontend/public/hydrate.js with what it loads: entry, imports, route chunks. */
+export function hydrationScript(entry: string, modules: string[]): string {
+  return (
+    `<script defer src="/hydrate.js" data-entry="${escapeHtml(entry)}"` +
+    ` data-modules="${escapeHtml(modules.join(' '))}"></script>`
+  );
 }

@@ -9,7 +9,7 @@ import { SiteService } from './site.service.js';
 import { siteRoutes } from './site.routes.js';
 import { providePageFallback } from '../common/page-fallback.js';
 
-/** No route has this path: rendering it gives the site's 404 page. */
+/** No route has this path: rendering it gives the site's 404 page (for a URL without a path). */
 const NOT_FOUND_PROBE = '/_seite-nicht-gefunden';
 
 /**
@@ -33,19 +33,23 @@ export class SiteModule implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     const staticDir = this.config.staticDir;
     if (!staticDir) return;
-    const settings = parseSiteSettings();
-    if (!this.site.loadTemplate(staticDir)) {
-      // Without a build there is no page to inject into; the API still works.
+    const settings = parseSiteSettings(staticDir);
+    if (!this.site.loadTemplate(staticDir) || !(await this.site.loadRenderer(settings.ssrEntry))) {
+      // Without a build there is no page to render; the API still works.
       this.logger.warn({
         msg: 'no built frontend, pages are not served',
         staticDir,
+        ssrEntry: settings.ssrEntry,
         hint: 'npm run build -w frontend, or STATIC_DIR=off',
       });
       return;
     }
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     await fastify.register(siteRoutes(this.site, staticDir, settings));
-    providePageFallback(fastify, () => this.site.page(NOT_FOUND_PROBE));
+    // The page for the request's own address, so the browser hydrates the same 404 page.
+    providePageFallback(fastify, (url, userAgent) =>
+      this.site.page(url.startsWith('/') ? url : NOT_FOUND_PROBE, userAgent),
+    );
     this.logger.log({ msg: 'serving the built frontend', staticDir });
   }
 }

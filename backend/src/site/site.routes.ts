@@ -10,11 +10,11 @@ import type { SiteResponse, SiteService } from './site.service.js';
 
 /** Hashed bundles never change under their name (Vite puts the content hash in it). */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Other public files (images, favicon, fonts without hash) may change on a deploy. */
+export const PUBLIC_FILE = 'public, max-age=3600';
 
 /** /einlass's service worker (DESIGN "Tickets and the door"), scoped to that page. */
 const DOOR_SERVICE_WORKER = 'einlass-sw.js';
-/** Other public files (images, favicon, fonts without hash) may change on a deploy. */
-export const PUBLIC_FILE = 'public, max-age=3600';
 
 /** Served by the routes below, never as raw files from the build output. */
 const GENERATED = new Set(['index.html', 'robots.txt', 'sitemap.xml']);
@@ -110,8 +110,11 @@ export function siteRoutes(site: SiteService, staticDir: string, settings: SiteS
           .header('cache-control', 'no-cache')
           .send('Nicht gefunden.');
       }
-      return send(reply, await site.page(path));
+      // Path and query: the page renders what the browser will hydrate (/success?session_id=…).
+      return send(reply, await site.page(request.url, request.headers['user-agent']));
     });
-    scope.get('/', async (_request, reply) => send(reply, await site.page('/')));
+    scope.get('/', async (request, reply) =>
+      send(reply, await site.page(request.url, request.headers['user-agent'])),
+    );
   };
 }

@@ -1,31 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Injectable, Logger } from '@nestjs/common';
-import { nextEventLink } from '@awhh/machines';
+import { isbot } from 'isbot';
 import { AppConfig } from '../config/config.js';
-import { type HtmlTemplate, parseTemplate, renderPage } from './html-head.js';
-import {
-  blogPostPageMeta,
-  eventPageMeta,
-  merchPageMeta,
-  notFoundPageMeta,
-  STATIC_PAGES,
-  staticPageMeta,
-  TEST_PAGES,
-  ticketPageMeta,
-} from './page-meta.js';
+import { type HtmlTemplate, parseTemplate, renderDocument } from './html-head.js';
+import { loadPageRenderer, type RenderPage, type RenderResult } from './page-renderer.js';
 import {
   AssetHints,
-  type PagePreloads,
+  deferScripts,
+  hydrationScript,
   parseManifest,
   renderPreloads,
   routeModuleKey,
-  staticRouteModule,
-  withLowPriorityScripts,
 } from './preload.js';
-import { contentPageSnapshot, eventSnapshot, merchSnapshot } from './page-snapshot.js';
-import { withShellSnapshot } from './shell-snapshot.js';
 import { SiteCatalog } from './site-catalog.js';
+import { siteDataSource } from './site-data-source.js';
 
 export interface SiteResponse {
   status: number;
@@ -35,31 +24,16 @@ export interface SiteResponse {
 
 const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
-  // index.html names the hashed bundles of the current deploy: always revalidate.
+  // The HTML names the hashed bundles of the current deploy: always revalidate. nginx keeps
+  // its own copy for a second (microcache), which this header does not govern.
   'cache-control': 'no-cache',
 };
 
-const API_PRODUCTS = '/api/woocommerce/products';
+/** Pages search engines may list (SPEC §2); the others are test or personal pages. */
+const SITEMAP_PAGES = ['/', '/faq', '/blog', '/contact', '/impressum', '/datenschutz', '/cart'];
 
-/** A compact JWS: base64url parts joined by dots (DESIGN "Tickets and the door"). */
-const TICKET_TOKEN = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
-/** Far above a real token (about 150 characters); longer paths are not tickets. */
-const MAX_TICKET_TOKEN = 2048;
-
-/** API GETs the loaders of static pages issue, preloaded with the HTML. */
-const STATIC_PAGE_DATA: Record<string, string[]> = {
-  '/blog': ['/api/blog'],
-  '/faq': ['/api/faq'],
-};
-
-function decodeSegment(segment: string): string | null {
-  try {
-    const slug = decodeURIComponent(segment).trim();
-    return slug === '' ? null : slug;
-  } catch {
-    return null;
-  }
-}
+/** Pages that exist for trying things out (DESIGN "Test pages"): public, but never indexed. */
+const TEST_PAGES = ['/coupon-test', '/webhook-test', '/apple-pay-test', '/mail-test', '/einlass'];
 
 function xmlEscape(value: string): string {
   return value
@@ -70,12 +44,17 @@ function xmlEscape(value: string): string {
     .replace(/'/g, '&apos;');
 }
 
-/** The HTML, robots.txt and sitemap.xml that crawlers and link previews read (issue "site"). */
+/**
+ * Every page's HTML, rendered from the frontend's route modules (DESIGN "Rendering"), plus
+ * robots.txt and sitemap.xml.
+ */
 @Injectable()
 export class SiteService {
   private readonly logger = new Logger('Site');
   private template: HtmlTemplate | null = null;
+  private entry: { src: string; modules: string[] } | null = null;
   private hints: AssetHints | null = null;
+  private renderer: RenderPage | null = null;
 
   constructor(
     private readonly config: AppConfig,
@@ -90,7 +69,9 @@ export class SiteService {
     } catch {
       return false;
     }
-    this.template = parseTemplate(withLowPriorityScripts(html));
+    const scripts = deferScripts(html);
+    this.template = parseTemplate(scripts.html);
+    this.entry = scripts.entry ? { src: scripts.entry, modules: scripts.modules } : null;
     this.hints = null;
     try {
       this.hints = new AssetHints(
@@ -103,177 +84,91 @@ export class SiteService {
     return true;
   }
 
-  /** Resource hints for a page: its route chunk, the data its loaders and the header fetch. */
-  private preloads(
-    moduleKey: string,
-    fetches: string[],
-    image: string | null = null,
-  ): PagePreloads | null {
-    if (!this.hints) return null;
-    return {
-      ...this.hints.route(moduleKey),
-      fonts: this.hints.fonts,
-      // The header's next-event link reads the product feed on every page (SPEC §4).
-      fetches: [...fetches, API_PRODUCTS],
-      image,
-    };
-  }
-
-  private html(
-    status: number,
-    page: Parameters<typeof renderPage>[1],
-    preloads: PagePreloads | null = null,
-  ): SiteResponse {
-    if (!this.template) throw new Error('SiteService used before loadTemplate');
-    return {
-      status,
-      headers: { ...HTML_HEADERS },
-      body: renderPage(this.template, page, preloads ? renderPreloads(preloads) : ''),
-    };
-  }
-
-  /** A page the SPA renders: its header is in the HTML so it paints before the script runs. */
-  private spaPage(
-    path: string,
-    page: Parameters<typeof renderPage>[1],
-    preloads: PagePreloads | null,
-    content = '',
-  ): SiteResponse {
-    // Route markup needs the route CSS; without hints (no manifest) only the frame is sent.
-    const withContent = content !== '' && preloads !== null;
-    const response = this.html(
-      200,
-      page,
-      withContent ? { ...preloads, applyStyles: true } : preloads,
-    );
-    return {
-      ...response,
-      body: withShellSnapshot(response.body, path, withContent ? content : ''),
-    };
-  }
-
-  /** The next event's image, the largest element of the home page's first screen. */
-  private async featuredImage(): Promise<string | null> {
+  /** Imports the built server renderer once; false when it has not been built. */
+  async loadRenderer(entryPath: string): Promise<boolean> {
     try {
-      const events = await this.catalog.events();
-      return events.find((event) => !event.past)?.image?.src ?? null;
-    } catch {
-      // The page itself never depends on the catalog.
-      return null;
+      this.renderer = await loadPageRenderer(entryPath, siteDataSource(this.catalog));
+      return true;
+    } catch (err) {
+      this.logger.warn({ msg: 'no server renderer', entryPath, err: String(err) });
+      return false;
     }
   }
 
-  /** Answers a GET for a page path (no query string). */
-  async page(path: string): Promise<SiteResponse> {
-    const publicUrl = this.config.publicUrl;
+  /** CSS of the matched pages, fonts and the first screen's image; their chunks, for later. */
+  private assets(routeIds: string[], image: string | null): { head: string; scripts: string[] } {
+    if (!this.hints) return { head: '', scripts: [] };
+    const scripts = new Set<string>();
+    const styles = new Set<string>();
+    for (const id of routeIds) {
+      const route = this.hints.route(routeModuleKey(id));
+      for (const file of route.scripts) scripts.add(file);
+      for (const file of route.styles) styles.add(file);
+    }
+    return {
+      head: renderPreloads({ styles: [...styles], fonts: this.hints.fonts, image }),
+      scripts: [...scripts],
+    };
+  }
+
+  /**
+   * Answers a GET for a page. `url` is path and query; `userAgent` decides whether the
+   * visitor is a crawler, who gets no error page (SPEC §2).
+   */
+  async page(url: string, userAgent?: string): Promise<SiteResponse> {
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
     if (path.length > 1 && path.endsWith('/')) {
-      const target = path.replace(/\/+$/, '') || '/';
+      const target = (path.replace(/\/+$/, '') || '/') + (q < 0 ? '' : url.slice(q));
       return { status: 301, headers: { location: target, 'cache-control': 'no-cache' }, body: '' };
     }
+    if (!this.template || !this.renderer) throw new Error('SiteService used before it was loaded');
+    let result: RenderResult;
     try {
-      if (path === '/next') {
-        // SPEC §4 / DESIGN: the next event, or / when there is none; crawlers get it too.
-        const target = nextEventLink(await this.catalog.products());
-        return {
-          status: 302,
-          headers: { location: target, 'cache-control': 'no-store' },
-          body: '',
-        };
-      }
-      const known = staticPageMeta(publicUrl, path);
-      const moduleKey = staticRouteModule(path);
-      if (known) {
-        if (path !== '/')
-          return this.spaPage(
-            path,
-            known,
-            moduleKey ? this.preloads(moduleKey, STATIC_PAGE_DATA[path] ?? []) : null,
-            path === '/cart' ? contentPageSnapshot('Warenkorb') : '',
-          );
-        return this.spaPage(
-          path,
-          known,
-          this.preloads(
-            moduleKey!,
-            ['/api/events', '/api/merch', '/api/blog'],
-            await this.featuredImage(),
-          ),
-        );
-      }
-
-      const event = /^\/events\/([^/]+)$/.exec(path);
-      if (event) {
-        const slug = decodeSegment(event[1]!);
-        const detail = slug ? await this.catalog.event(slug) : null;
-        return detail
-          ? this.spaPage(
-              path,
-              eventPageMeta(publicUrl, detail),
-              this.preloads(
-                routeModuleKey('event'),
-                [`/api/events/${encodeURIComponent(detail.slug)}`],
-                detail.image?.src ?? null,
-              ),
-              eventSnapshot(detail),
-            )
-          : this.html(404, notFoundPageMeta());
-      }
-      const merch = /^\/merch\/([^/]+)$/.exec(path);
-      if (merch) {
-        const slug = decodeSegment(merch[1]!);
-        const item = slug ? await this.catalog.merchItem(slug) : null;
-        return item
-          ? this.spaPage(
-              path,
-              merchPageMeta(publicUrl, item),
-              this.preloads(
-                routeModuleKey('merch'),
-                [`/api/merch/${encodeURIComponent(item.slug)}`],
-                item.image?.src ?? null,
-              ),
-              merchSnapshot(item),
-            )
-          : this.html(404, notFoundPageMeta());
-      }
-      const ticket = /^\/tickets\/([^/]+)$/.exec(path);
-      if (ticket) {
-        // The token is checked by the tickets API, which the page calls: the site never
-        // reads the ticket store (it may run in another process, MODULES), so any
-        // well-formed token gets the page and an unknown one its German not-found state.
-        const token = decodeSegment(ticket[1]!);
-        return token && token.length <= MAX_TICKET_TOKEN && TICKET_TOKEN.test(token)
-          ? this.spaPage(
-              path,
-              ticketPageMeta(),
-              this.preloads(routeModuleKey('ticket'), [
-                `/api/tickets/${encodeURIComponent(token)}`,
-              ]),
-            )
-          : this.html(404, notFoundPageMeta());
-      }
-      const post = /^\/blog\/([^/]+)$/.exec(path);
-      if (post) {
-        const slug = decodeSegment(post[1]!);
-        const found = slug ? await this.catalog.post(slug) : null;
-        return found
-          ? this.spaPage(
-              path,
-              blogPostPageMeta(publicUrl, found),
-              this.preloads(routeModuleKey('blog-post'), [
-                `/api/blog/${encodeURIComponent(found.slug)}`,
-              ]),
-            )
-          : this.html(404, notFoundPageMeta());
-      }
+      result = await this.renderer({
+        url,
+        origin: this.config.publicUrl,
+        bot: isbot(userAgent ?? ''),
+      });
     } catch (err) {
-      // Catalog down without stale data: the SPA still loads and shows its own message.
-      this.logger.warn({ msg: 'page rendered without catalog data', path, err: String(err) });
+      // SPEC §8 "Internal Server Error": the render itself failed (a bug, not missing data,
+      // which the router answers with its own error page). Still a page, never API JSON.
+      this.logger.error({ msg: 'page render failed', url, err: String(err) });
       return {
-        ...this.html(503, { ...notFoundPageMeta(), title: 'After Work Hamburg' }),
-        headers: { ...HTML_HEADERS, 'retry-after': '30' },
+        status: 500,
+        headers: { ...HTML_HEADERS },
+        body: renderDocument(this.template, {
+          head: '<title>Internal Server Error | After Work Hamburg</title>\n    <meta name="robots" content="noindex, nofollow">',
+          html: '<main class="container" style="padding-block:6rem"><h1>Internal Server Error</h1><p>Die Seite konnte nicht geladen werden. Bitte versuche es später noch einmal.</p></main>',
+          data: '',
+        }),
       };
     }
-    return this.html(404, notFoundPageMeta());
+    if (result.kind === 'redirect') {
+      // /next (SPEC §4): where it leads changes with the catalog, so never cached.
+      return {
+        status: result.status,
+        headers: { location: result.location, 'cache-control': 'no-store' },
+        body: '',
+      };
+    }
+    const assets = this.assets(result.routeIds, result.image);
+    const hydrate = this.entry
+      ? hydrationScript(this.entry.src, [...this.entry.modules, ...assets.scripts])
+      : '';
+    // Crawlers get another rendering of error pages (SPEC §2): caches keep one per user agent.
+    const headers: Record<string, string> = { ...HTML_HEADERS, vary: 'User-Agent' };
+    // The catalog was unreachable (site-data-source.ts): ask clients to come back soon.
+    if (result.status === 503) headers['retry-after'] = '30';
+    return {
+      status: result.status,
+      headers,
+      body: renderDocument(this.template, {
+        head: assets.head ? `${result.head}\n    ${assets.head}` : result.head,
+        html: result.html,
+        data: result.data + hydrate,
+      }),
+    };
   }
 
   robots(): string {
@@ -294,9 +189,9 @@ export class SiteService {
 
   async sitemap(): Promise<string> {
     const base = this.config.publicUrl;
-    const entries: { loc: string; lastmod?: string }[] = Object.entries(STATIC_PAGES)
-      .filter(([, page]) => page.index)
-      .map(([path]) => ({ loc: `${base}${path === '/' ? '/' : path}` }));
+    const entries: { loc: string; lastmod?: string }[] = SITEMAP_PAGES.map((path) => ({
+      loc: `${base}${path}`,
+    }));
     const [events, merch, posts] = await Promise.all([
       this.catalog.events(),
       this.catalog.merch(),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { absoluteUrl } from '../site/page-meta.js';
+import { absoluteUrl } from '../site/html-head.js';
 
 /** 24 random bytes, base64url: the only secret in a waiting-list link. */
 export function newWaitlistToken(): string {

@@ -4,12 +4,6 @@ import { mockFetch, renderRoutes } from '../../test/helpers';
 import { RouteError } from './error-page';
 import { routes } from './router';
 
-const realUserAgent = navigator.userAgent;
-
-function setUserAgent(value: string) {
-  Object.defineProperty(window.navigator, 'userAgent', { value, configurable: true });
-}
-
 beforeEach(() => {
   mockFetch({ 'GET /api/woocommerce/products': { body: [] } });
   jest.spyOn(console, 'error').mockImplementation(() => {});
@@ -17,7 +11,6 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  setUserAgent(realUserAgent);
   jest.restoreAllMocks();
 });
 
@@ -55,15 +48,15 @@ describe('error pages (SPEC §2, §8)', () => {
   });
 
   it('renders no error page for a bot user agent', async () => {
-    setUserAgent('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)');
-    const { router } = renderRoutes(routes, '/gibt-es-nicht');
+    // The server decided (isbot, per request) and handed the answer over with the page's data.
+    const { router } = renderRoutes(routes, '/gibt-es-nicht', { bot: true });
     await screen.findByRole('link', { name: /Warenkorb/ });
     await new Promise((r) => setTimeout(r, 0));
     expect(router.state.errors).not.toBeNull();
     expect(screen.queryByText('Page Not Found')).not.toBeInTheDocument();
     expect(screen.queryByText(/Page not found/)).not.toBeInTheDocument();
 
-    renderRoutes(failingRoutes());
+    renderRoutes(failingRoutes(), '/', { bot: true });
     await new Promise((r) => setTimeout(r, 0));
     expect(screen.queryByText('Internal Server Error')).not.toBeInTheDocument();
   });

@@ -1,7 +1,8 @@
+import { useEffect } from 'react';
 import { isRouteErrorResponse, useLocation, useRouteError } from 'react-router';
 import { paths } from '@/config/paths';
-import { isBotVisitor } from '@/lib/bot';
-import { usePageMeta } from '@/lib/page-meta';
+import { useIsBot } from '@/lib/bot';
+import { applyDocumentMeta, type PageMeta } from '@/lib/page-head';
 import { Button, ButtonLink } from '@/components/ui/button';
 import styles from './error-page.module.css';
 
@@ -12,17 +13,29 @@ export interface ErrorPageProps {
 }
 
 /** SPEC §2/§8: 404 "Page Not Found" with "Page not found: {path}"; else "Internal Server Error". */
+export function errorPageMeta(status: number, pathname: string): PageMeta {
+  return status === 404
+    ? { title: 'Page Not Found', description: `Page not found: ${pathname}`, noindex: true }
+    : {
+        title: 'Internal Server Error',
+        description: 'Beim Laden der Seite ist ein Fehler aufgetreten.',
+        noindex: true,
+      };
+}
+
 export function ErrorPage({ status, title, message }: ErrorPageProps) {
   const { pathname } = useLocation();
-  const heading = title ?? (status === 404 ? 'Page Not Found' : 'Internal Server Error');
-  const text =
-    message ??
-    (status === 404
-      ? `Page not found: ${pathname}`
-      : 'Beim Laden der Seite ist ein Fehler aufgetreten.');
-  usePageMeta({ title: heading, description: text, noindex: true });
+  const standard = errorPageMeta(status, pathname);
+  const heading = title ?? standard.title;
+  const text = message ?? standard.description;
+  // The server wrote the same head (frontend/src/server/head.ts); this follows navigations.
+  useEffect(
+    () => applyDocumentMeta({ title: heading, description: text, noindex: true }),
+    [heading, text],
+  );
   // SPEC §2: crawlers get no error page, so nothing of it ends up in an index.
-  if (isBotVisitor()) return null;
+  const bot = useIsBot();
+  if (bot) return null;
   return (
     <section className={`container ${styles.wrap}`} aria-labelledby="error-title">
       <span className={styles.code} aria-hidden="true">

@@ -1,11 +1,12 @@
-import { isBotVisitor } from '@/lib/bot';
+import { useIsBot } from '@/lib/bot';
 
 /**
  * Last line of defence, kept tiny because it ships with the first load: the page-level
  * error page itself could not be loaded (SPEC §8 "Internal Server Error").
  */
 export function RootError() {
-  if (isBotVisitor()) return null;
+  const bot = useIsBot();
+  if (bot) return null;
   return (
     <section
       className="container"

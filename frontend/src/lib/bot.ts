@@ -1,11 +1,12 @@
-// SPEC §2: crawlers get no error page. Common crawler and preview-fetcher signatures.
-const BOT_PATTERN =
-  /bot\b|crawl|spider|slurp|bingpreview|mediapartners|facebookexternalhit|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|whatsapp|telegram|discord|skype|headlesschrome.*lighthouse|google-inspectiontool|yandex|baiduspider|duckduckgo|ia_archiver|semrush|ahrefs|petalbot|applebot|bytespider|gptbot|ccbot/i;
+import { createContext, useContext } from 'react';
 
-export function isBotUserAgent(userAgent: string | undefined | null): boolean {
-  return typeof userAgent === 'string' && BOT_PATTERN.test(userAgent);
-}
+/**
+ * SPEC §2: crawlers get no error page. The server decides per request from the user agent
+ * (isbot, backend/src/site) and hands the answer to the browser with the page's data, so
+ * the hydrated page and every later navigation agree with the HTML.
+ */
+export const BotContext = createContext(false);
 
-export function isBotVisitor(): boolean {
-  return typeof navigator !== 'undefined' && isBotUserAgent(navigator.userAgent);
+export function useIsBot(): boolean {
+  return useContext(BotContext);
 }

@@ -1,5 +1,8 @@
 export const SITE_TIME_ZONE = 'Europe/Berlin';
 
+/** Length of an event when the catalog gives no end: the calendar file and the page's JSON-LD agree. */
+export const DEFAULT_EVENT_DURATION_MS = 3 * 60 * 60 * 1000;
+
 const partsFormat = new Intl.DateTimeFormat('en-US', {
   timeZone: SITE_TIME_ZONE,
   hourCycle: 'h23',

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CalendarService } from '../../calendar/calendar.service.js';
-import { absoluteUrl } from '../../site/page-meta.js';
+import { absoluteUrl } from '../../site/html-head.js';
 import { AppConfig } from '../../config/config.js';
 import {
   type MailAttachment,

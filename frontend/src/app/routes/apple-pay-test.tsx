@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { usePageMeta } from '@/lib/page-meta';
+import { staticMeta } from '@/lib/page-head';
+import { useHydrated } from '@/lib/use-hydrated';
 import { Page } from '@/components/ui/page';
 import styles from './text-page.module.css';
 
@@ -20,20 +21,26 @@ function applePayAvailable(session: ApplePaySessionLike | undefined): Check {
   }
 }
 
+export const handle = staticMeta(
+  'Apple-Pay-Test',
+  'Interne Testseite: Verfügbarkeit von Apple Pay und Google Pay.',
+  { noindex: true },
+);
+
 /** DESIGN "Test pages": Apple Pay / Payment Request availability and the association file. */
 export function Component() {
-  usePageMeta({
-    title: 'Apple-Pay-Test',
-    description: 'Interne Testseite: Apple Pay und Payment Request.',
-    noindex: true,
-  });
   const [fileServed, setFileServed] = useState<Check>('prüfe …');
-  const w = window as unknown as {
+  // What this browser offers is known only in the browser: the server's HTML says "prüfe …".
+  const hydrated = useHydrated();
+  const w = (hydrated ? window : {}) as {
     ApplePaySession?: ApplePaySessionLike;
     PaymentRequest?: unknown;
+    isSecureContext?: boolean;
   };
-  const paymentRequest: Check = typeof w.PaymentRequest === 'function' ? 'ja' : 'nein';
-  const applePay = applePayAvailable(w.ApplePaySession);
+  const probe = (check: () => Check): Check => (hydrated ? check() : 'prüfe …');
+  const paymentRequest = probe(() => (typeof w.PaymentRequest === 'function' ? 'ja' : 'nein'));
+  const applePay = probe(() => applePayAvailable(w.ApplePaySession));
+  const secure = probe(() => (w.isSecureContext ? 'ja' : 'nein'));
 
   useEffect(() => {
     const controller = new AbortController();
@@ -62,7 +69,7 @@ export function Component() {
           <dt>Apple Pay verfügbar</dt>
           <dd>{applePay}</dd>
           <dt>Sicherer Kontext (HTTPS)</dt>
-          <dd>{window.isSecureContext ? 'ja' : 'nein'}</dd>
+          <dd>{secure}</dd>
           <dt>Domain-Verifizierungsdatei</dt>
           <dd aria-live="polite">{fileServed}</dd>
         </dl>

@@ -1,35 +1,22 @@
-import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
-import type { BlogPost } from '@awhh/machines';
-import { isNotFound } from '@/lib/api-client';
-import { usePageMeta } from '@/lib/page-meta';
-import { Deferred } from '@/components/ui/deferred';
-import { Loading } from '@/components/ui/feedback';
-import { fetchPost } from '@/features/blog/api';
-import { BlogArticle, BlogArticleSkeleton } from '@/features/blog/blog-posts';
-import { ErrorPage } from '../error-page';
+import { data, useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { dataSource } from '@/lib/data-source';
+import type { RouteHandle } from '@/lib/page-head';
+import { blogPostPageMeta } from '@/lib/structured-data';
+import { BlogArticle } from '@/features/blog/blog-posts';
 
-export function loader({ params, request }: LoaderFunctionArgs) {
-  return { post: fetchPost(params.slug ?? '', request.signal) };
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  const post = await dataSource().post(params.slug ?? '', request.signal);
+  if (!post) throw data('Beitrag nicht gefunden', { status: 404 });
+  return { post };
 }
 
-function Loaded({ post }: { post: BlogPost }) {
-  usePageMeta({ title: post.title, description: post.excerpt });
-  return <BlogArticle post={post} />;
-}
+type LoaderData = Awaited<ReturnType<typeof loader>>;
+
+export const handle: RouteHandle<LoaderData> = {
+  meta: ({ data, origin }) => (data ? blogPostPageMeta(origin, data.post) : null),
+};
 
 export function Component() {
   const { post } = useLoaderData<typeof loader>();
-  return (
-    <Deferred
-      resolve={post}
-      fallback={
-        <Loading label="Beitrag wird geladen">
-          <BlogArticleSkeleton />
-        </Loading>
-      }
-      renderError={(error) => (isNotFound(error) ? <ErrorPage status={404} /> : null)}
-    >
-      {(loaded) => <Loaded post={loaded} />}
-    </Deferred>
-  );
+  return <BlogArticle post={post} />;
 }

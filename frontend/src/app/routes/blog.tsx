@@ -1,22 +1,22 @@
-import { useLoaderData } from 'react-router';
-import { env } from '@/config/env';
-import { usePageMeta } from '@/lib/page-meta';
+import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { dataSource, sections } from '@/lib/data-source';
+import { staticMeta } from '@/lib/page-head';
 import { Deferred } from '@/components/ui/deferred';
 import { Loading } from '@/components/ui/feedback';
 import { Page } from '@/components/ui/page';
-import { fetchPosts } from '@/features/blog/api';
 import { BlogPostList, BlogPostListSkeleton } from '@/features/blog/blog-posts';
 
-export function loader({ request }: { request: Request }) {
-  return { posts: fetchPosts(request.signal) };
+export function loader({ request }: LoaderFunctionArgs) {
+  return sections({ posts: dataSource().posts(request.signal) });
 }
+
+export const handle = staticMeta(
+  'Blog',
+  'Neuigkeiten, Rückblicke und Tipps rund um die After-Work-Events in Hamburg.',
+);
 
 export function Component() {
   const { posts } = useLoaderData<typeof loader>();
-  usePageMeta({
-    title: 'Blog',
-    description: `Neuigkeiten, Rückblicke und Locations von ${env.productName}.`,
-  });
   return (
     <Page
       title="Blog"

@@ -1,19 +1,35 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LineUpdate } from '@awhh/machines';
-import { usePageMeta } from '@/lib/page-meta';
+import { staticMeta } from '@/lib/page-head';
+import { useHydrated } from '@/lib/use-hydrated';
 import { Page } from '@/components/ui/page';
-import { Alert } from '@/components/ui/feedback';
+import { Alert, Loading, Skeleton } from '@/components/ui/feedback';
 import { CartEmpty } from '@/features/cart/cart-view';
 import { useCartActor, useCartCoupon, useCartItems, useCartTotals } from '@/features/cart/use-cart';
 import { CheckoutView } from '@/features/checkout/checkout-view';
 import { useNextEventLink } from '@/features/events/next-event-link';
 
+export const handle = staticMeta('Kasse', 'Prüfe deine Bestellung bei After Work Hamburg.', {
+  noindex: true,
+});
+
+const LEAD =
+  'Prüfe deine Bestellung. Bezahlt wird auf der gesicherten Seite unseres Zahlungsdienstes.';
+
 export function Component() {
-  usePageMeta({
-    title: 'Kasse',
-    description: 'Bestellung prüfen und sicher bezahlen.',
-    noindex: true,
-  });
+  // The order is the browser's cart (local storage): rendered once hydrated, never on the server.
+  const hydrated = useHydrated();
+  if (hydrated) return <Checkout />;
+  return (
+    <Page title="Kasse" lead={LEAD}>
+      <Loading label="Bestellung wird geladen">
+        <Skeleton height="12rem" width="100%" />
+      </Loading>
+    </Page>
+  );
+}
+
+function Checkout() {
   const cart = useCartActor();
   const items = useCartItems();
   const coupon = useCartCoupon();
@@ -36,10 +52,7 @@ export function Component() {
     [cart],
   );
   return (
-    <Page
-      title="Kasse"
-      lead="Prüfe deine Bestellung. Bezahlt wird auf der gesicherten Seite unseres Zahlungsdienstes."
-    >
+    <Page title="Kasse" lead={LEAD}>
       {items.length === 0 ? (
         <>
           {emptied ? (

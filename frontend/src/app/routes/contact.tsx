@@ -1,13 +1,13 @@
-import { env } from '@/config/env';
-import { usePageMeta } from '@/lib/page-meta';
+import { staticMeta } from '@/lib/page-head';
 import { Page } from '@/components/ui/page';
 import { ContactForm } from '@/features/contact/contact-form';
 
+export const handle = staticMeta(
+  'Kontakt',
+  'Schreib uns: Fragen zu Tickets, Events oder Kooperationen mit After Work Hamburg.',
+);
+
 export function Component() {
-  usePageMeta({
-    title: 'Kontakt',
-    description: `Schreib ${env.productName}: Fragen zu Events, Tickets oder Kooperationen.`,
-  });
   return (
     <Page
       title="Kontakt"

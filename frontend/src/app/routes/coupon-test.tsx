@@ -2,20 +2,19 @@ import { useId, useState } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { discountCents, formatCents, fromCents, toCents } from '@awhh/machines';
 import { getInspect } from '@/lib/inspect';
-import { usePageMeta } from '@/lib/page-meta';
+import { staticMeta } from '@/lib/page-head';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/feedback';
 import { Page } from '@/components/ui/page';
 import { liveCouponMachine } from '@/features/cart/coupon-api';
 import styles from './text-page.module.css';
 
+export const handle = staticMeta('Gutschein-Test', 'Interne Testseite: Gutscheincodes prüfen.', {
+  noindex: true,
+});
+
 /** DESIGN "Test pages": a coupon check against the live rules, without touching the cart. */
 export function Component() {
-  usePageMeta({
-    title: 'Gutschein-Test',
-    description: 'Interne Testseite: Gutscheinprüfung.',
-    noindex: true,
-  });
   const codeId = useId();
   const subtotalId = useId();
   const [code, setCode] = useState('');

@@ -2,17 +2,15 @@ import { Link } from 'react-router';
 import { CART_STORAGE_KEY, COUPON_STORAGE_KEY } from '@awhh/machines';
 import { env } from '@/config/env';
 import { paths } from '@/config/paths';
-import { usePageMeta } from '@/lib/page-meta';
+import { staticMeta } from '@/lib/page-head';
 import { Page } from '@/components/ui/page';
 import styles from './text-page.module.css';
+
+export const handle = staticMeta('Datenschutz', 'Wie After Work Hamburg mit deinen Daten umgeht.');
 
 /** Describes what the site really does (DESIGN "Privacy"); keep it in step with the code. */
 export function Component() {
   const o = env.operator;
-  usePageMeta({
-    title: 'Datenschutz',
-    description: `Datenschutzerklärung von ${env.productName}.`,
-  });
   return (
     <Page title="Datenschutzerklärung">
       <div className={styles.text}>

@@ -1,9 +1,8 @@
 import type { FaqEntry } from '@awhh/machines';
-import { Link, useLoaderData } from 'react-router';
-import { env } from '@/config/env';
-import { api } from '@/config/paths';
-import { apiGet } from '@/lib/api-client';
-import { usePageMeta } from '@/lib/page-meta';
+import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { dataSource, sections } from '@/lib/data-source';
+import type { RouteHandle } from '@/lib/page-head';
+import { faqJsonLd } from '@/lib/structured-data';
 import { Deferred } from '@/components/ui/deferred';
 import { Loading, Skeleton } from '@/components/ui/feedback';
 import { Page } from '@/components/ui/page';
@@ -11,9 +10,20 @@ import styles from './text-page.module.css';
 
 // The questions come from the API, which also writes them into the page's FAQPage
 // JSON-LD: one text for visitors and search engines.
-export function loader({ request }: { request: Request }) {
-  return { entries: apiGet<FaqEntry[]>(api.faq, request.signal) };
+export function loader({ request }: LoaderFunctionArgs) {
+  return sections({ entries: dataSource().faq(request.signal) });
 }
+
+export const handle: RouteHandle<Awaited<ReturnType<typeof loader>>> = {
+  meta: ({ data, pathname }) => ({
+    title: 'Häufige Fragen',
+    description:
+      'Antworten rund um Tickets, Gutscheine, Einlass und Dresscode bei After Work Hamburg.',
+    canonical: pathname,
+    // The server's data is the list itself; FAQPage JSON-LD is for crawlers only.
+    jsonLd: Array.isArray(data?.entries) ? [faqJsonLd(data.entries)] : [],
+  }),
+};
 
 function FaqList({ entries }: { entries: FaqEntry[] }) {
   return (
@@ -38,10 +48,6 @@ function FaqList({ entries }: { entries: FaqEntry[] }) {
 
 export function Component() {
   const { entries } = useLoaderData<typeof loader>();
-  usePageMeta({
-    title: 'FAQ',
-    description: `Häufige Fragen zu Tickets, Ablauf und Bezahlung bei ${env.productName}.`,
-  });
   return (
     <Page title="Häufige Fragen" eyebrow="FAQ">
       <Deferred

@@ -1,5 +1,5 @@
 import { lazy, type ReactNode } from 'react';
-import { Link, useLoaderData, useRevalidator } from 'react-router';
+import { Link, useLoaderData, useRevalidator, type LoaderFunctionArgs } from 'react-router';
 import {
   type BlogPostSummary,
   type EventSummary,
@@ -7,40 +7,56 @@ import {
   formatTime,
   type MerchSummary,
 } from '@awhh/machines';
-import { env } from '@/config/env';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
+import { dataSource, sections } from '@/lib/data-source';
 import { hasPriceRange } from '@/lib/offer';
-import { usePageMeta } from '@/lib/page-meta';
+import { SITE_NAME, type RouteHandle } from '@/lib/page-head';
 import { ButtonLink } from '@/components/ui/button';
 import { Deferred } from '@/components/ui/deferred';
 import { ErrorState, Loading, Skeleton } from '@/components/ui/feedback';
 import { Price } from '@/components/ui/price';
-import { fetchEvents } from '@/features/events/api';
 import { availabilityLabel } from '@/features/events/availability';
 import { EventGrid, EventGridSkeleton } from '@/features/events/event-card';
-import { fetchPosts } from '@/features/blog/api';
 import { BlogPostList, BlogPostListSkeleton } from '@/features/blog/blog-posts';
 import styles from './home.module.css';
 
 // The merch cards sit below the fold: their code loads beside their data, outside the
 // first-load budget of `/` (frontend/build/size-budget.ts).
 const merchCards = () => import('@/features/merch/merch-card');
-const merchApi = () => import('@/features/merch/api');
 const MerchGrid = lazy(() => merchCards().then((m) => ({ default: m.MerchGrid })));
 
-export function loader({ request }: { request: Request }) {
-  // Not awaited: the page renders at once with skeletons (loading states everywhere).
-  return {
-    events: fetchEvents(request.signal),
+export function loader({ request }: LoaderFunctionArgs) {
+  const source = dataSource();
+  return sections({
+    events: source.events(request.signal),
     // A failed chunk fails the section like failed data: error state with retry.
-    // The server preloads /api/merch with the HTML, so the data is not held up by the chunk.
-    merch: Promise.all([merchApi().then((m) => m.fetchMerch(request.signal)), merchCards()]).then(
-      ([items]) => items,
-    ),
-    posts: fetchPosts(request.signal),
-  };
+    merch: Promise.all([source.merch(request.signal), merchCards()]).then(([items]) => items),
+    posts: source.posts(request.signal),
+  });
 }
+
+export const handle: RouteHandle<Awaited<ReturnType<typeof loader>>> = {
+  meta: ({ data, origin }) => ({
+    title: `${SITE_NAME} – Networking, Music & Drinks`,
+    description: `${SITE_NAME} – Networking, Music & Drinks in exklusiven Locations. Tickets für die nächsten Events, Blog und FAQ.`,
+    canonical: paths.home,
+    // The featured event's image is the largest element of the first screen.
+    lcpImage: Array.isArray(data?.events)
+      ? (data.events.find((event) => !event.past)?.image?.src ?? null)
+      : null,
+    jsonLd: [
+      {
+        '@context': 'https://schema.org',
+        '@type': 'WebSite',
+        name: SITE_NAME,
+        url: `${origin}/`,
+        inLanguage: 'de-DE',
+        publisher: { '@type': 'Organization', name: SITE_NAME, url: `${origin}/` },
+      },
+    ],
+  }),
+};
 
 function Featured({ event }: { event: EventSummary | undefined }) {
   if (!event) {
@@ -126,10 +142,6 @@ function FeaturedSkeleton() {
 
 export function Component() {
   const loaderData = useLoaderData<typeof loader>();
-  usePageMeta({
-    title: env.productName,
-    description: `${env.productName} – Networking, Music & Drinks in exklusiven Locations. Alle Termine, Tickets und Neuigkeiten.`,
-  });
   return (
     <>
       <section className={styles.hero} aria-labelledby="hero-title">

@@ -1,13 +1,17 @@
 import { env } from '@/config/env';
-import { usePageMeta } from '@/lib/page-meta';
+import { staticMeta } from '@/lib/page-head';
 import { Page } from '@/components/ui/page';
 import styles from './text-page.module.css';
+
+export const handle = staticMeta(
+  'Impressum',
+  'Impressum von After Work Hamburg: Anbieter und Kontakt.',
+);
 
 /** Operator details come from the build configuration (VITE_OPERATOR_*, see README). */
 export function Component() {
   const o = env.operator;
   const placeholder = Object.values(o).some((v) => v.includes('Beispiel'));
-  usePageMeta({ title: 'Impressum', description: `Impressum von ${env.productName}.` });
   return (
     <Page title="Impressum">
       <div className={styles.text}>

@@ -1,16 +1,17 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
-import { usePageMeta } from '@/lib/page-meta';
+import { staticMeta } from '@/lib/page-head';
 import { Page } from '@/components/ui/page';
 import { MailboxView } from '@/features/mailbox/mailbox-view';
 
+export const handle = staticMeta(
+  'Testpostfach',
+  'Interne Testseite: die Mails des Testmodus mit ihren Anhängen.',
+  { noindex: true },
+);
+
 /** DESIGN "Tickets and the door" / "Test pages": the mails the embedded defaults kept. */
 export function Component() {
-  usePageMeta({
-    title: 'Testpostfach',
-    description: 'Interne Testseite: Mails des Testmodus.',
-    noindex: true,
-  });
   const [params, setParams] = useSearchParams();
   // The chosen mail is in the address, so a reload or a shared link shows the same one.
   const onSelect = useCallback(

@@ -5,7 +5,7 @@ import type { MerchDetail } from '@awhh/machines';
 import { getCartActor } from '@/features/cart/cart-actor';
 import { mug, shirt } from '../../../test/catalog-fixtures';
 import { mockFetch, renderRoutes } from '../../../test/helpers';
-import { Component, loader } from './merch';
+import { Component, handle, loader } from './merch';
 
 function renderMerch(item: MerchDetail | null, slug = item?.slug ?? 'gibt-es-nicht') {
   mockFetch({
@@ -17,7 +17,7 @@ function renderMerch(item: MerchDetail | null, slug = item?.slug ?? 'gibt-es-nic
         },
   });
   return renderRoutes(
-    [{ path: '/merch/:slug', loader, Component, HydrateFallback: () => null }],
+    [{ path: '/merch/:slug', loader, Component, handle, HydrateFallback: () => null }],
     `/merch/${slug}`,
   );
 }
@@ -38,7 +38,7 @@ describe('merch page /merch/{slug} (DESIGN "Everything the shop sells")', () => 
       '/media/demo/merch-tshirt.svg',
     );
     expect(screen.getByText('Weiches Bio-Baumwoll-Shirt mit gesticktem Anker.').tagName).toBe('P');
-    expect(document.title).toBe('AWHH T-Shirt · After Work Hamburg');
+    expect(document.title).toBe('AWHH T-Shirt | After Work Hamburg');
   });
 
   it('offers the sizes as a radio group: XL sold out and disabled, S chosen to begin with', async () => {

@@ -1,11 +1,10 @@
-import { redirect } from 'react-router';
-import { nextEventLink, type DatedProduct } from '@awhh/machines';
-import { api } from '@/config/paths';
-import { apiGet } from '@/lib/api-client';
+import { redirect, type LoaderFunctionArgs } from 'react-router';
+import { nextEventLink } from '@awhh/machines';
+import { dataSource } from '@/lib/data-source';
 
-/** DESIGN: /next redirects to the next event's page, or / when there is none. */
-export async function loader({ request }: { request: Request }) {
-  const feed = await apiGet<DatedProduct[]>(api.products, request.signal);
+/** DESIGN: /next redirects to the next event's page, or / when there is none (302 on the server). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const feed = await dataSource().products(request.signal);
   return redirect(nextEventLink(Array.isArray(feed) ? feed : []));
 }
 

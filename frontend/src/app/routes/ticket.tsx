@@ -1,57 +1,85 @@
-import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { useEffect } from 'react';
+import { data, useLoaderData, useRevalidator, type LoaderFunctionArgs } from 'react-router';
 import type { Ticket } from '@awhh/machines';
-import { isNotFound } from '@/lib/api-client';
-import { usePageMeta } from '@/lib/page-meta';
-import { Deferred } from '@/components/ui/deferred';
-import { Loading } from '@/components/ui/feedback';
+import { errorText, isNotFound } from '@/lib/api-client';
+import { dataSource } from '@/lib/data-source';
+import type { RouteHandle } from '@/lib/page-head';
+import { ErrorState, Loading } from '@/components/ui/feedback';
 import { fetchTicket } from '@/features/tickets/api';
 import { TicketNotFound, TicketSkeleton, TicketView } from '@/features/tickets/ticket-view';
 
-// DESIGN "Tickets and the door": personal, so never indexed; the HTML carries no ticket data.
-const DESCRIPTION = 'Dein Ticket mit QR-Code für den Einlass.';
+type TicketState =
+  | { status: 'pending' }
+  | { status: 'found'; ticket: Ticket }
+  | { status: 'not-found' }
+  | { status: 'failed'; message: string };
 
-export function loader({ params, request }: LoaderFunctionArgs) {
-  return { ticket: fetchTicket(params.token ?? '', request.signal) };
+/** A compact JWS: base64url parts joined by dots (DESIGN "Tickets and the door"). */
+const TICKET_TOKEN = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
+/** Far above a real token (about 150 characters); longer paths are not tickets. */
+const MAX_TICKET_TOKEN = 2048;
+
+export async function loader({ params, request }: LoaderFunctionArgs): Promise<{
+  ticket: TicketState;
+}> {
+  const token = params.token ?? '';
+  // A path that cannot be a token names no page: the 404 page, status 404.
+  if (token.length > MAX_TICKET_TOKEN || !TICKET_TOKEN.test(token)) {
+    throw data('Ticket nicht gefunden', { status: 404 });
+  }
+  // DESIGN "Tickets and the door": a ticket page is personal. The server's HTML names
+  // nothing of it (and the products process never reads the ticket store): the browser
+  // asks the tickets API once the page is hydrated.
+  if (dataSource().onServer) return { ticket: { status: 'pending' } };
+  try {
+    return {
+      ticket: { status: 'found', ticket: await fetchTicket(token, request.signal) },
+    };
+  } catch (error) {
+    if (isNotFound(error)) return { ticket: { status: 'not-found' } };
+    return { ticket: { status: 'failed', message: errorText(error) } };
+  }
 }
 
-// Each state sets its own title (a parent's effect would run after its child's and win).
-function Meta({ title }: { title: string }) {
-  usePageMeta({ title, description: DESCRIPTION, noindex: true });
-  return null;
-}
+const TITLES: Record<TicketState['status'], string> = {
+  pending: 'Dein Ticket',
+  found: 'Dein Ticket',
+  'not-found': 'Ticket nicht gefunden',
+  failed: 'Dein Ticket',
+};
 
-function Loaded({ ticket }: { ticket: Ticket }) {
-  return (
-    <>
-      <Meta title={`Ticket: ${ticket.eventName}`} />
-      <TicketView ticket={ticket} />
-    </>
-  );
-}
-
-function NotFound() {
-  return (
-    <>
-      <Meta title="Ticket nicht gefunden" />
-      <TicketNotFound />
-    </>
-  );
-}
+export const handle: RouteHandle<Awaited<ReturnType<typeof loader>>> = {
+  meta: ({ data }) => {
+    const state = data?.ticket ?? { status: 'pending' };
+    return {
+      title: state.status === 'found' ? `Ticket: ${state.ticket.eventName}` : TITLES[state.status],
+      description: 'Dein Ticket für ein Event von After Work Hamburg, mit QR-Code für den Einlass.',
+      // Never indexed under any address: the address is the ticket.
+      canonical: null,
+      noindex: true,
+    };
+  },
+};
 
 export function Component() {
   const { ticket } = useLoaderData<typeof loader>();
-  return (
-    <Deferred
-      resolve={ticket}
-      fallback={
+  const { revalidate } = useRevalidator();
+  const pending = ticket.status === 'pending';
+  useEffect(() => {
+    if (pending) void revalidate();
+  }, [pending, revalidate]);
+  switch (ticket.status) {
+    case 'found':
+      return <TicketView ticket={ticket.ticket} />;
+    case 'not-found':
+      return <TicketNotFound />;
+    case 'failed':
+      return <ErrorState message={ticket.message} onRetry={() => void revalidate()} />;
+    default:
+      return (
         <Loading label="Ticket wird geladen">
-          <Meta title="Dein Ticket" />
           <TicketSkeleton />
         </Loading>
-      }
-      renderError={(error) => (isNotFound(error) ? <NotFound /> : null)}
-    >
-      {(loaded) => <Loaded ticket={loaded} />}
-    </Deferred>
-  );
+      );
+  }
 }

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { api } from '@/config/paths';
 import { apiGet, apiPost, errorText } from '@/lib/api-client';
-import { usePageMeta } from '@/lib/page-meta';
+import { staticMeta } from '@/lib/page-head';
 import { Button } from '@/components/ui/button';
 import { Alert, ErrorState, Loading, Skeleton } from '@/components/ui/feedback';
 import { Page } from '@/components/ui/page';
+import { WaitlistCounts } from '@/features/waitlist/waitlist-counts';
 import styles from './text-page.module.css';
 
 interface WebhookEventRow {
@@ -32,13 +33,14 @@ function formatTime(iso: string | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : timeFormat.format(d);
 }
 
+export const handle = staticMeta(
+  'Webhook-Test',
+  'Interne Testseite: eingegangene Zahlungsereignisse.',
+  { noindex: true },
+);
+
 /** DESIGN "Test pages": recent webhook events (no personal data) and a signed test event. */
 export function Component() {
-  usePageMeta({
-    title: 'Webhook-Test',
-    description: 'Interne Testseite: Webhook-Ereignisse.',
-    noindex: true,
-  });
   const [rows, setRows] = useState<WebhookEventRow[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
@@ -144,6 +146,10 @@ export function Component() {
             </table>
           </div>
         )}
+      </div>
+      {/* DESIGN "Waiting list": the organizer's queue lengths, counts only. */}
+      <div className={styles.panel}>
+        <WaitlistCounts />
       </div>
     </Page>
   );

@@ -18,6 +18,7 @@ export function Footer() {
               alt={env.productName}
               width={169}
               height={44}
+              loading="lazy"
             />
             <p>{env.productName} – Networking, Music &amp; Drinks in exklusiven Locations.</p>
           </div>

@@ -10,7 +10,8 @@ import './header.css';
 export const SCROLL_THRESHOLD_PX = 10;
 
 function useScrolledPast(threshold: number): boolean {
-  const [scrolled, setScrolled] = useState(() => window.scrollY > threshold);
+  // Unscrolled in the server's HTML and while hydrating; the effect reads the real position.
+  const [scrolled, setScrolled] = useState(false);
   useEffect(() => {
     const update = () => setScrolled(window.scrollY > threshold);
     update();

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { paths } from '@/config/paths';
+import { useRouteMeta } from '@/lib/page-head';
 import { Footer } from './footer';
 import { Header } from './header';
 import './shell.css';
@@ -27,6 +28,7 @@ export function ShellFrame({ children }: { children: ReactNode }) {
 }
 
 export function Shell() {
+  useRouteMeta();
   return (
     <ShellFrame>
       <Outlet />

@@ -12,7 +12,7 @@ function DeferredError({ renderError }: { renderError?: (error: unknown) => Reac
 }
 
 export interface DeferredProps<T> {
-  /** A value renders at once (first load, see lib/first-load.ts). */
+  /** A value renders at once (the server awaited it, lib/data-source.ts). */
   resolve: Promise<T> | T;
   fallback: ReactNode;
   children: (value: T) => ReactNode;

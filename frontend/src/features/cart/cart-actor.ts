@@ -21,12 +21,19 @@ export function getCartActor(): CartActor {
   if (actor) return actor;
   const created = createActor(createCartMachine(browserStorage()), { inspect: getInspect() });
   created.start();
-  // Another tab saved the cart: take its state (the machine does not write it back).
-  window.addEventListener('storage', (event) => {
-    if (event.key === null || event.key === CART_STORAGE_KEY || event.key === COUPON_STORAGE_KEY) {
-      created.send({ type: 'cart.restore' });
-    }
-  });
+  // Another tab saved the cart: take its state (the machine does not write it back). The
+  // server renderer creates an unused cart in memory (pages take the actor to send to it).
+  if (typeof window !== 'undefined') {
+    window.addEventListener('storage', (event) => {
+      if (
+        event.key === null ||
+        event.key === CART_STORAGE_KEY ||
+        event.key === COUPON_STORAGE_KEY
+      ) {
+        created.send({ type: 'cart.restore' });
+      }
+    });
+  }
   actor = created;
   attachCountSource({
     get: () => itemCount(created),

@@ -54,7 +54,10 @@ export function attachCountSource(next: CountSource): void {
   notify();
 }
 
-/** SPEC §2: the badge shows the total item count. */
+/** No badge in the server's HTML: the cart lives in the browser (DESIGN "Rendering"). */
+const getServerSnapshot = () => 0;
+
+/** SPEC §2: the badge shows the total item count, from the commit after hydration on. */
 export function useCartCount(): number {
-  return useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
+  return useSyncExternalStore(subscribe, getSnapshot, getServerSnapshot);
 }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import {
   cartItemId,
@@ -70,6 +70,10 @@ export function CheckoutView({ items, coupon, totals, onLinesChanged }: Checkout
   const [accepted, setAccepted] = useState(false);
   const [changes, setChanges] = useState<string[]>([]);
   const actor = useActorRef(liveCheckoutMachine, { inspect: getInspect() });
+  // DESIGN "Waiting list": arriving from an offer (/checkout?angebot=…), the checkout uses
+  // the places the offer reserved.
+  const [search] = useSearchParams();
+  const waitlistOffer = search.get('angebot') ?? undefined;
   const busy = useSelector(actor, (s) => s.matches('submitting') || s.matches('redirecting'));
   const error = useSelector(actor, (s) => s.context.error);
   const submission = {
@@ -78,6 +82,7 @@ export function CheckoutView({ items, coupon, totals, onLinesChanged }: Checkout
     coupon,
     successUrl: successUrl(),
     cancelUrl: window.location.href,
+    ...(waitlistOffer ? { waitlistOffer } : {}),
   };
   const canSubmit = useSelector(actor, (s) => s.can(submission));
   // A 409 names the lines the server priced or stocks differently: explain, then update

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { contactRequestSchema, type ContactRequest } from '@awhh/machines';
 import { api, paths } from '@/config/paths';
 import { apiPost, errorText } from '@/lib/api-client';
+import { useHydrated } from '@/lib/use-hydrated';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/feedback';
 import styles from './contact.module.css';
@@ -31,6 +32,7 @@ function validate(values: ContactRequest): Errors {
 }
 
 export function ContactForm() {
+  const hydrated = useHydrated();
   const ids = { name: useId(), email: useId(), message: useId(), consent: useId() };
   const [values, setValues] = useState<ContactRequest>(EMPTY);
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
@@ -186,7 +188,8 @@ export function ContactForm() {
         ) : null}
       </div>
       <div>
-        <Button type="submit" disabled={status === 'sending'}>
+        {/* Enabled once hydrated: before, the browser would send the form as a plain GET. */}
+        <Button type="submit" disabled={!hydrated || status === 'sending'}>
           {status === 'sending' ? 'Wird gesendet …' : 'Nachricht senden'}
         </Button>
       </div>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import {
   type EventDetail,
@@ -8,12 +8,23 @@ import {
   variantLabel,
 } from '@awhh/machines';
 import { api, paths } from '@/config/paths';
-import { choiceLegend, useOfferChoice, variantOptions } from '@/lib/use-offer-choice';
+import {
+  choiceLegend,
+  firstOpenVariant,
+  useOfferChoice,
+  variantOptions,
+} from '@/lib/use-offer-choice';
+import { useHydrated } from '@/lib/use-hydrated';
 import { Button } from '@/components/ui/button';
 import { Alert, Skeleton } from '@/components/ui/feedback';
 import { Price } from '@/components/ui/price';
 import { QuantityStepper } from '@/components/ui/quantity-stepper';
 import { VariantChoice } from '@/components/ui/variant-choice';
+import {
+  useLiveAvailability,
+  withLiveAvailability,
+} from '@/features/waitlist/use-live-availability';
+import { WaitlistJoin, type WaitlistUnit } from '@/features/waitlist/waitlist-join';
 import { availabilityLabel } from './availability';
 import panel from '@/components/ui/offer-panel.module.css';
 import styles from './event-detail.module.css';
@@ -41,14 +52,40 @@ function addedText(quantity: number, tier: string | null): string {
  * DESIGN "Event page": name, German date and time, venue, image, description, price, stock;
  * DESIGN "Everything the shop sells": a variable event is booked as one of its ticket tiers.
  */
-export function EventDetailView({ event, onAdd }: EventDetailViewProps) {
+export function EventDetailView({ event: catalogEvent, onAdd }: EventDetailViewProps) {
+  const hydrated = useHydrated();
+  // DESIGN "Waiting list": places held by open checkouts and offers are not for sale, though
+  // the catalog's stock still counts them; once in the browser the page asks the checkout.
+  const live = useLiveAvailability(catalogEvent.id);
+  const event = useMemo(() => withLiveAvailability(catalogEvent, live), [catalogEvent, live]);
   const choice = useOfferChoice(event);
   const { offer, variant } = choice;
+  const { choose } = choice;
+  // The tier chosen at first turned out to be held by others: move to one still open.
+  useEffect(() => {
+    if (variant?.availability !== 'sold_out') return;
+    const open = firstOpenVariant(event.variants);
+    if (open) choose(open.id);
+  }, [variant, event.variants, choose]);
   const [added, setAdded] = useState<{ quantity: number; tier: string | null } | null>(null);
   const date = formatLongDate(event.startsAt);
   const time = formatTime(event.startsAt);
   const soldOut = offer.availability === 'sold_out';
   const bookable = !soldOut && !event.past && (!choice.variable || variant !== undefined);
+  // DESIGN "Waiting list": a sold-out event, or each sold-out tier, can be waited for.
+  const waitable: WaitlistUnit[] = event.past
+    ? []
+    : choice.variable
+      ? event.variants
+          .filter((v) => v.availability === 'sold_out')
+          .map((v) => ({
+            productId: event.id,
+            variationId: v.id,
+            label: v.name || variantLabel(v.attributes),
+          }))
+      : soldOut
+        ? [{ productId: event.id, label: event.name }]
+        : [];
 
   return (
     <div className="container event-detail">
@@ -131,7 +168,8 @@ export function EventDetailView({ event, onAdd }: EventDetailViewProps) {
                   }}
                 />
               </div>
-              <Button type="submit" block>
+              {/* Enabled once the page is hydrated: before, a click would do nothing. */}
+              <Button type="submit" block disabled={!hydrated}>
                 In den Warenkorb
               </Button>
             </form>
@@ -149,6 +187,7 @@ export function EventDetailView({ event, onAdd }: EventDetailViewProps) {
               </Alert>
             ) : null}
           </div>
+          {waitable.length > 0 ? <WaitlistJoin units={waitable} /> : null}
           {!event.past && event.startsAt ? (
             <a className={styles.calendar} href={api.eventCalendar(event.slug)} download>
               Zum Kalender hinzufügen

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { type MerchDetail, type Variant, variantLineName } from '@awhh/machines';
 import { paths } from '@/config/paths';
 import { choiceLegend, useOfferChoice, variantOptions } from '@/lib/use-offer-choice';
+import { useHydrated } from '@/lib/use-hydrated';
 import { Button } from '@/components/ui/button';
 import { Alert, Skeleton } from '@/components/ui/feedback';
 import { Price } from '@/components/ui/price';
@@ -24,6 +25,7 @@ const sizeOptions = (variants: readonly Variant[]) =>
 
 /** DESIGN "Everything the shop sells": a merch page, `/merch/{slug}`. */
 export function MerchDetailView({ item, onAdd }: MerchDetailViewProps) {
+  const hydrated = useHydrated();
   const choice = useOfferChoice(item);
   const { offer, variant } = choice;
   const [added, setAdded] = useState<{ quantity: number; name: string } | null>(null);
@@ -85,7 +87,8 @@ export function MerchDetailView({ item, onAdd }: MerchDetailViewProps) {
                   }}
                 />
               </div>
-              <Button type="submit" block>
+              {/* Enabled once the page is hydrated: before, a click would do nothing. */}
+              <Button type="submit" block disabled={!hydrated}>
                 In den Warenkorb
               </Button>
             </form>

@@ -1,0 +1,57 @@
+/* global document, window */
+// DESIGN "Rendering": the server's HTML already is the whole page. The code that makes it
+// interactive (the entry, its imports and the page's route chunks, named by the server in
+// data attributes) is requested once the first screen has loaded (window "load") and been
+// painted, so it never competes with the stylesheets, the fonts and the largest image for
+// the connection nor for the main thread (FCP, LCP on slow connections and devices). A file, not an inline script: the Content-Security-Policy allows only those.
+(function () {
+  var script = document.currentScript;
+  var entry = script && script.getAttribute('data-entry');
+  if (!entry) return;
+  var modules = (script.getAttribute('data-modules') || '').split(' ').filter(Boolean);
+  function start() {
+    modules.forEach(function (href) {
+      var link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = href;
+      document.head.appendChild(link);
+    });
+    var main = document.createElement('script');
+    main.type = 'module';
+    main.crossOrigin = '';
+    main.src = entry;
+    document.head.appendChild(main);
+  }
+  // Once the page has loaded and its first contentful frame has been painted (a page with
+  // large images may take a while to paint on a slow device).
+  var loaded = document.readyState === 'complete';
+  var painted = false;
+  var started = false;
+  function maybeStart() {
+    if (started || !loaded || !painted) return;
+    started = true;
+    start();
+  }
+  try {
+    new PerformanceObserver(function (list, observer) {
+      if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+      observer.disconnect();
+      painted = true;
+      maybeStart();
+    }).observe({ type: 'paint', buffered: true });
+  } catch {
+    painted = true; // No paint timing in this browser: the load event alone decides.
+  }
+  if (!loaded) {
+    window.addEventListener(
+      'load',
+      function () {
+        loaded = true;
+        maybeStart();
+      },
+      { once: true },
+    );
+  }
+  maybeStart();
+})();

@@ -1,0 +1,214 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { WAITLIST_MAX_QUANTITY } from '@awhh/machines';
+import { paths } from '@/config/paths';
+import { errorText } from '@/lib/api-client';
+import { Button } from '@/components/ui/button';
+import { Alert } from '@/components/ui/feedback';
+import { joinWaitlist } from './api';
+import styles from './waitlist.module.css';
+
+/** A sold-out stock unit the visitor can wait for: the event itself or one of its tiers. */
+export interface WaitlistUnit {
+  productId: number;
+  variationId?: number;
+  /** "VIP"; the event's name for an event without tiers. */
+  label: string;
+}
+
+export interface WaitlistJoinProps {
+  units: readonly WaitlistUnit[];
+}
+
+type Field = 'email' | 'consent';
+type Errors = Partial<Record<Field, string>>;
+
+// The messages of `waitlistJoinRequestSchema`, checked by hand so zod stays out of the
+// event page's chunk; the server checks the same with the schema.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function validate(email: string, consent: boolean): Errors {
+  const errors: Errors = {};
+  if (!EMAIL.test(email.trim()) || email.trim().length > 254) {
+    errors.email = 'Bitte gib eine gültige E-Mail-Adresse ein.';
+  }
+  if (!consent) errors.consent = 'Bitte stimme der Datenschutzerklärung zu.';
+  return errors;
+}
+
+const unitKey = (u: WaitlistUnit) => `${u.productId}:${u.variationId ?? ''}`;
+
+/**
+ * DESIGN "Waiting list": "Auf die Warteliste" on a sold-out event or tier. E-mail, how many
+ * places (1–4) and the privacy consent; the answer is the same for every address, and the
+ * entry counts only once the address is confirmed through the mail (double opt-in).
+ */
+export function WaitlistJoin({ units }: WaitlistJoinProps) {
+  const ids = {
+    heading: useId(),
+    unit: useId(),
+    email: useId(),
+    quantity: useId(),
+    consent: useId(),
+  };
+  const [open, setOpen] = useState(false);
+  const [unit, setUnit] = useState(() => (units[0] ? unitKey(units[0]) : ''));
+  const [email, setEmail] = useState('');
+  const [quantity, setQuantity] = useState(1);
+  const [consent, setConsent] = useState(false);
+  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const [status, setStatus] = useState<'idle' | 'sending' | 'sent'>('idle');
+  const [serverError, setServerError] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const errors = validate(email, consent);
+  const shown = (field: Field) => (touched[field] ? errors[field] : undefined);
+  const describedBy = (field: Field) => (shown(field) ? `${ids[field]}-error` : undefined);
+  const chosen = units.find((u) => unitKey(u) === unit) ?? units[0];
+
+  if (!chosen) return null;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setTouched({ email: true, consent: true });
+    const first = (['email', 'consent'] as const).find((f) => errors[f]);
+    if (first) {
+      formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(ids[first])}`)?.focus();
+      return;
+    }
+    setStatus('sending');
+    setServerError(null);
+    try {
+      await joinWaitlist({
+        productId: chosen!.productId,
+        ...(chosen!.variationId !== undefined ? { variationId: chosen!.variationId } : {}),
+        quantity,
+        email: email.trim(),
+        consent: true,
+      });
+      setStatus('sent');
+    } catch (error) {
+      setServerError(errorText(error));
+      setStatus('idle');
+    }
+  }
+
+  return (
+    <section className={styles.join} aria-labelledby={ids.heading}>
+      <h2 id={ids.heading} className={styles.joinHeading}>
+        Warteliste
+      </h2>
+      <p className={styles.hint}>
+        {units.length === 1 && chosen.variationId !== undefined
+          ? `„${chosen.label}“ ist ausverkauft. `
+          : 'Ausverkauft? '}
+        Wird etwas frei, reservieren wir die Plätze der Reihe nach für die Wartenden und schreiben
+        dir eine E-Mail.
+      </p>
+      {status === 'sent' ? (
+        <div aria-live="polite">
+          <Alert tone="success" title="Fast geschafft!">
+            <p>
+              Wir haben dir eine E-Mail geschickt. Bitte bestätige darin deine Adresse – erst dann
+              stehst du auf der Warteliste.
+            </p>
+          </Alert>
+        </div>
+      ) : !open ? (
+        <Button variant="secondary" block aria-expanded={false} onClick={() => setOpen(true)}>
+          Auf die Warteliste
+        </Button>
+      ) : (
+        <form ref={formRef} className={styles.form} noValidate onSubmit={(e) => void submit(e)}>
+          {serverError ? (
+            <Alert tone="error" title="Nicht eingetragen">
+              <p>{serverError}</p>
+            </Alert>
+          ) : null}
+          {units.length > 1 ? (
+            <div className={styles.field}>
+              <label htmlFor={ids.unit}>Ticketart</label>
+              <select
+                id={ids.unit}
+                className={styles.input}
+                value={unit}
+                onChange={(e) => setUnit(e.target.value)}
+              >
+                {units.map((u) => (
+                  <option key={unitKey(u)} value={unitKey(u)}>
+                    {u.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : null}
+          <div className={styles.field}>
+            <label htmlFor={ids.email}>E-Mail</label>
+            <input
+              id={ids.email}
+              className={styles.input}
+              type="email"
+              name="email"
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              onBlur={() => setTouched((t) => ({ ...t, email: true }))}
+              aria-invalid={shown('email') ? true : undefined}
+              aria-describedby={describedBy('email')}
+              required
+              // The form opens on the visitor's request: the address is what comes next.
+              autoFocus
+            />
+            {shown('email') ? (
+              <p id={`${ids.email}-error`} className={styles.error}>
+                {shown('email')}
+              </p>
+            ) : null}
+          </div>
+          <div className={styles.field}>
+            <label htmlFor={ids.quantity}>Anzahl Plätze</label>
+            <select
+              id={ids.quantity}
+              className={styles.input}
+              value={quantity}
+              onChange={(e) => setQuantity(Number(e.target.value))}
+            >
+              {Array.from({ length: WAITLIST_MAX_QUANTITY }, (_, i) => i + 1).map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <div className={styles.consent}>
+              <input
+                id={ids.consent}
+                type="checkbox"
+                checked={consent}
+                onChange={(e) => {
+                  setConsent(e.target.checked);
+                  setTouched((t) => ({ ...t, consent: true }));
+                }}
+                aria-invalid={shown('consent') ? true : undefined}
+                aria-describedby={describedBy('consent')}
+              />
+              <label htmlFor={ids.consent}>
+                Ich bin einverstanden, dass meine E-Mail-Adresse für die Warteliste gespeichert wird
+                (bis nach dem Event oder bis zur Abmeldung). Details in der{' '}
+                <Link to={paths.datenschutz}>Datenschutzerklärung</Link>.
+              </label>
+            </div>
+            {shown('consent') ? (
+              <p id={`${ids.consent}-error`} className={styles.error}>
+                {shown('consent')}
+              </p>
+            ) : null}
+          </div>
+          <Button type="submit" block disabled={status === 'sending'}>
+            {status === 'sending' ? 'Wird eingetragen …' : 'Auf die Warteliste'}
+          </Button>
+        </form>
+      )}
+    </section>
+  );
+}

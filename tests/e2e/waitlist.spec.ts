@@ -1,0 +1,133 @@
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, openPage } from '../support/browser.js';
+import { payInTestMode } from '../support/journeys.js';
+import { startTarget, type RunningSite } from '../support/site.js';
+
+// DESIGN "Waiting list" on the embedded defaults, as the organizer would show it: a tier is
+// bought out by an open checkout, a second visitor joins its waiting list and confirms
+// through the test mailbox, the first checkout is canceled on the payment page, the offer
+// mail arrives and its link leads to a paid order.
+
+const EVENT_PATH = '/events/sommer-afterwork-ms-hamburg';
+const TIER = 'VIP';
+const WAITER = 'warteliste@example.org';
+const SCREENSHOTS = process.env.WAITLIST_SCREENSHOTS ?? '';
+
+let site: RunningSite;
+let browser: Browser;
+
+beforeAll(async () => {
+  site = await startTarget();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+interface MailSummary {
+  id: string;
+  to: string;
+  subject: string;
+}
+
+/** The newest mail to `to` whose subject matches, from the test mailbox (/api/mail-test). */
+async function mailTo(to: string, subject: RegExp, timeoutMs = 20_000): Promise<string> {
+  const start = Date.now();
+  for (;;) {
+    const list = (await (
+      await fetch(`${site.url}/api/mail-test/messages`)
+    ).json()) as MailSummary[];
+    const found = list.find((m) => m.to.includes(to) && subject.test(m.subject));
+    if (found) {
+      const mail = (await (
+        await fetch(`${site.url}/api/mail-test/messages/${encodeURIComponent(found.id)}`)
+      ).json()) as { text: string };
+      return mail.text;
+    }
+    if (Date.now() - start > timeoutMs) throw new Error(`no mail "${subject}" to ${to}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function linkIn(text: string, kind: 'confirm' | 'offer'): string {
+  const match = new RegExp(`https?://[^\\s]*(/waitlist/${kind}/[A-Za-z0-9_-]+)`).exec(text);
+  if (!match) throw new Error(`no ${kind} link in the mail`);
+  return match[1]!;
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (SCREENSHOTS)
+    await page.screenshot({ path: `${SCREENSHOTS}/waitlist-${name}.png`, fullPage: true });
+}
+
+describe('waiting list', () => {
+  it('bought-out tier → join and confirm → a checkout is canceled → offer mail → paid order through the offer', async () => {
+    // The first visitor holds all four VIP places on the payment page.
+    const first = await openPage(browser);
+    await first.page.goto(`${site.url}${EVENT_PATH}`);
+    await first.page
+      .getByRole('group', { name: 'Ticket wählen' })
+      .getByRole('radio', { name: TIER })
+      .check();
+    for (let i = 0; i < 3; i += 1) await first.page.getByRole('button', { name: 'Mehr' }).click();
+    await first.page.getByRole('button', { name: 'In den Warenkorb' }).click();
+    await first.page.getByText(`4 Tickets „${TIER}“ wurden in den Warenkorb gelegt.`).waitFor();
+    await first.page.goto(`${site.url}/checkout`);
+    await first.page.getByLabel(/Teilnahmebedingungen/).check();
+    await first.page.getByRole('button', { name: 'Zahlungspflichtig bestellen' }).click();
+    await first.page.waitForURL('**/api/checkout/test-provider/**');
+
+    // The second visitor sees VIP sold out (held, though the catalog still has four) and joins.
+    const second = await openPage(browser);
+    const page = second.page;
+    await page.goto(`${site.url}${EVENT_PATH}`);
+    const vip = page
+      .getByRole('group', { name: 'Ticket wählen' })
+      .getByRole('radio', { name: TIER });
+    await vip.waitFor();
+    // Early Bird is sold out in the catalog; VIP becomes so once the checkout side answered.
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('input[type=radio]')].filter(
+          (r) => (r as HTMLInputElement).disabled,
+        ).length >= 2,
+    );
+    expect(await vip.isDisabled()).toBe(true);
+    const waitlist = page.getByRole('region', { name: 'Warteliste' });
+    await waitlist.getByRole('button', { name: 'Auf die Warteliste' }).click();
+    await waitlist.getByLabel('Ticketart').selectOption({ label: TIER });
+    await waitlist.getByRole('textbox', { name: 'E-Mail' }).fill(WAITER);
+    await waitlist.getByLabel(/Datenschutzerklärung/).check();
+    await shot(page, 'join');
+    await waitlist.getByRole('button', { name: 'Auf die Warteliste' }).click();
+    await waitlist.getByText('Fast geschafft!').waitFor();
+
+    await page.goto(`${site.url}${linkIn(await mailTo(WAITER, /bestätige/), 'confirm')}`);
+    await page.getByText('Du stehst auf der Warteliste').waitFor();
+    await shot(page, 'confirm');
+
+    // The first visitor gives up on the payment page: the place goes to the waiting list.
+    await first.page.getByRole('button', { name: 'Abbrechen' }).click();
+    await first.page.waitForURL('**/checkout');
+
+    await page.goto(`${site.url}${linkIn(await mailTo(WAITER, /Plätze frei/), 'offer')}`);
+    await page.getByText(/^Gültig bis /).waitFor();
+    await shot(page, 'offer');
+    // Another visitor without the offer cannot take the held place.
+    const other = await fetch(`${site.url}/api/waitlist/availability/109`);
+    const live = (await other.json()) as { variants: { id: number; free: number | null }[] };
+    expect(live.variants.find((v) => v.id === 1093)?.free).toBe(3);
+
+    await page.getByRole('button', { name: 'In den Warenkorb und zur Kasse' }).click();
+    await page.waitForURL('**/checkout?angebot=*');
+    await page.getByText(`Sommer-Afterwork auf der MS Hamburg – ${TIER}`).first().waitFor();
+    await payInTestMode(page);
+
+    expect(first.errors).toEqual([]);
+    expect(second.errors).toEqual([]);
+    await first.context.close();
+    await second.context.close();
+  });
+});
