@@ -20,6 +20,8 @@ export interface VariantChoiceProps {
   options: readonly VariantOption[];
   value: number | null;
   onChange: (id: number) => void;
+  /** Until the page is hydrated: a choice made before would not reach the page's state. */
+  disabled?: boolean;
 }
 
 /**
@@ -29,11 +31,17 @@ export interface VariantChoiceProps {
  * reader says "VIP, 49,00 € statt 59,00 €, Nur noch 4 verfügbar". Sold-out options stay
  * visible but cannot be chosen.
  */
-export function VariantChoice({ legend, options, value, onChange }: VariantChoiceProps) {
+export function VariantChoice({
+  legend,
+  options,
+  value,
+  onChange,
+  disabled = false,
+}: VariantChoiceProps) {
   const name = useId();
   const id = (optionId: number, part: string) => `${name}-${optionId}-${part}`;
   return (
-    <fieldset className={styles.choice}>
+    <fieldset className={styles.choice} disabled={disabled}>
       <legend className={styles.legend}>{legend}</legend>
       <div className={styles.options}>
         {options.map((option) => {

@@ -144,6 +144,7 @@ export function EventDetailView({ event: catalogEvent, onAdd }: EventDetailViewP
             >
               {choice.variable ? (
                 <VariantChoice
+                  disabled={!hydrated}
                   legend={choiceLegend(event.variants)}
                   options={tierOptions(event.variants)}
                   value={variant?.id ?? null}
@@ -158,6 +159,7 @@ export function EventDetailView({ event: catalogEvent, onAdd }: EventDetailViewP
                   Anzahl
                 </span>
                 <QuantityStepper
+                  disabled={!hydrated}
                   label="Anzahl Tickets"
                   value={choice.quantity}
                   min={1}

@@ -65,6 +65,7 @@ export function MerchDetailView({ item, onAdd }: MerchDetailViewProps) {
             >
               {choice.variable ? (
                 <VariantChoice
+                  disabled={!hydrated}
                   legend={choiceLegend(item.variants)}
                   options={sizeOptions(item.variants)}
                   value={variant?.id ?? null}
@@ -77,6 +78,7 @@ export function MerchDetailView({ item, onAdd }: MerchDetailViewProps) {
               <div className={panel.row}>
                 <span className={panel.label}>Anzahl</span>
                 <QuantityStepper
+                  disabled={!hydrated}
                   label={`Anzahl ${item.name}`}
                   value={choice.quantity}
                   min={1}

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { WAITLIST_MAX_QUANTITY } from '@awhh/machines';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
+import { useHydrated } from '@/lib/use-hydrated';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/feedback';
 import { joinWaitlist } from './api';
@@ -44,6 +45,7 @@ const unitKey = (u: WaitlistUnit) => `${u.productId}:${u.variationId ?? ''}`;
  * entry counts only once the address is confirmed through the mail (double opt-in).
  */
 export function WaitlistJoin({ units }: WaitlistJoinProps) {
+  const hydrated = useHydrated();
   const ids = {
     heading: useId(),
     unit: useId(),
@@ -114,7 +116,14 @@ export function WaitlistJoin({ units }: WaitlistJoinProps) {
           </Alert>
         </div>
       ) : !open ? (
-        <Button variant="secondary" block aria-expanded={false} onClick={() => setOpen(true)}>
+        // Enabled once hydrated: before, the click would open nothing.
+        <Button
+          variant="secondary"
+          block
+          aria-expanded={false}
+          disabled={!hydrated}
+          onClick={() => setOpen(true)}
+        >
           Auf die Warteliste
         </Button>
       ) : (
