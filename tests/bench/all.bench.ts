@@ -691,27 +691,37 @@ function updateReadme(text: string): void {
   writeFileSync(path, next);
 }
 
+/**
+ * BENCH_PARTS (comma-separated: sizes, lighthouse, pages, feed, checkout, tickets, door)
+ * measures only those parts, e.g. while tuning one budget; the README table is written
+ * only by a full run.
+ */
+const PARTS = process.env.BENCH_PARTS?.split(',').map((p) => p.trim());
+const part = (name: string) => !PARTS || PARTS.includes(name);
+
 describe('benchmark', () => {
   it('measures sizes, Lighthouse, feed and checkout against the budgets', async () => {
     staticDir = snapshotFrontend();
-    measureSizes();
+    if (part('sizes')) measureSizes();
 
-    stack = await startStackCli({ STATIC_DIR: staticDir });
-    await measureLighthouse(stack.url, 'nginx');
-    await measurePages(stack.url);
-    await measureWarmFeed(stack.url);
-    await stack.stop();
-    stack = null;
+    if (part('lighthouse') || part('pages') || part('feed')) {
+      stack = await startStackCli({ STATIC_DIR: staticDir });
+      if (part('lighthouse')) await measureLighthouse(stack.url, 'nginx');
+      if (part('pages')) await measurePages(stack.url);
+      if (part('feed')) await measureWarmFeed(stack.url);
+      await stack.stop();
+      stack = null;
+    }
 
-    await measureColdFeed();
-    await measureCheckout();
-    await measureTicketMail();
-    await measureDoorAndWaitlist();
+    if (part('feed')) await measureColdFeed();
+    if (part('checkout')) await measureCheckout();
+    if (part('tickets')) await measureTicketMail();
+    if (part('door')) await measureDoorAndWaitlist();
 
     const file = writeResults();
     const header = `${started.toISOString()} · ${cpus().length} cores · Node ${process.version} · medians of ${RUNS} runs, ${LOAD_SECONDS} s each`;
     const text = `${header}\n\n${table()}${notes.length ? `\n\nNotes:\n${notes.map((n) => `- ${n}`).join('\n')}` : ''}`;
-    updateReadme(text);
+    if (!PARTS) updateReadme(text);
     process.stdout.write(`\n${text}\n\nwritten to ${file}\n`);
   });
 });

@@ -20,6 +20,8 @@ export type ViteManifest = Record<string, ManifestChunk>;
 export interface PagePreloads {
   /** Route CSS: applied at first paint (Vite finds these links and adds none of its own). */
   styles: string[];
+  /** The text of a stylesheet, to put into the HTML itself; null: linked as a file. */
+  inline?: (href: string) => string | null;
   fonts: string[];
   /** The largest image of the first screen, fetched with high priority. */
   image: string | null;
@@ -96,10 +98,38 @@ export function renderPreloads(p: PagePreloads): string {
     );
   }
   for (const href of p.styles) {
-    // Same attributes as Vite's own <link rel="stylesheet">, which then finds it and adds none.
-    tags.push(`<link rel="stylesheet" crossorigin href="${escapeHtml(href)}">`);
+    const text = p.inline?.(href) ?? null;
+    if (text === null) {
+      // Same attributes as Vite's own <link rel="stylesheet">, which then finds it and adds none.
+      tags.push(`<link rel="stylesheet" crossorigin href="${escapeHtml(href)}">`);
+      continue;
+    }
+    tags.push(inlineStyle(text));
+    // The link Vite looks for before adding its own; `media="not all"` keeps it from
+    // blocking the first paint (the rules are already in the page).
+    tags.push(`<link rel="stylesheet" crossorigin href="${escapeHtml(href)}" media="not all">`);
   }
   return tags.join('\n    ');
+}
+
+/** A stylesheet in the HTML; CSS text never ends the element it is in. */
+export function inlineStyle(css: string): string {
+  return `<style>${css.replace(/<\/(style)/gi, '<\\/$1')}</style>`;
+}
+
+/**
+ * DESIGN "Rendering": the site's CSS is small (a few KB gzip a page), so the HTML carries
+ * it and the first paint waits for no stylesheet request: the entry's stylesheet in the
+ * template becomes a `<style>` element.
+ */
+export function inlineEntryStyles(html: string, read: (href: string) => string | null): string {
+  return html.replace(
+    /[ \t]*<link rel="stylesheet"[^>]*\shref="([^"]+)"[^>]*>/g,
+    (tag: string, href: string) => {
+      const text = read(href);
+      return text === null ? tag : tag.replace(/<link[^>]*>/, inlineStyle(text));
+    },
+  );
 }
 
 /** The built index.html without its module scripts, and what they were. */

@@ -17,7 +17,8 @@ const PUBLIC_URL = 'https://awhh.example';
 const INDEX_HTML =
   '<!doctype html><html lang="de"><head><title>AWHH</title>' +
   '<meta name="description" content="Vorlage">' +
-  '<script type="module" crossorigin src="/assets/index-A.js"></script></head>' +
+  '<script type="module" crossorigin src="/assets/index-A.js"></script>' +
+  '<link rel="stylesheet" crossorigin href="/assets/index-A.css"></head>' +
   '<body><div id="root"></div></body></html>';
 
 const MANIFEST = {
@@ -79,6 +80,10 @@ function builtSite(): { dir: string; entry: string } {
   mkdirSync(join(staticDir, '.vite'), { recursive: true });
   writeFileSync(join(staticDir, 'index.html'), INDEX_HTML);
   writeFileSync(join(staticDir, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
+  // Two of the three stylesheets are built; merch-card-C.css is missing, so it stays a link.
+  mkdirSync(join(staticDir, 'assets'));
+  writeFileSync(join(staticDir, 'assets', 'index-A.css'), 'body{color:#e5c07b}');
+  writeFileSync(join(staticDir, 'assets', 'merch-M.css'), '.m::after{content:"</style>"}');
   mkdirSync(join(dir, 'dist-ssr'));
   const entry = join(dir, 'dist-ssr', 'entry-server.js');
   writeFileSync(entry, RENDERER);
@@ -130,12 +135,19 @@ describe('server-rendered pages through the app (demo catalog)', () => {
     );
   });
 
-  it('sends the route chunk, its CSS as stylesheets, and the first screen image with the HTML', async () => {
+  it('carries the CSS in the HTML, sends the route chunk and the first screen image with it', async () => {
     const html = (await get('/merch/awhh-t-shirt')).body;
     expect(html).toContain(
       '<link rel="preload" as="image" href="/media/demo/merch-tshirt.svg" fetchpriority="high">',
     );
-    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/merch-M.css">');
+    // DESIGN "Rendering": no stylesheet request before the first paint. The entry's and the
+    // route's CSS are in the page; the route's link stays for Vite, without blocking.
+    expect(html).toContain('<style>body{color:#e5c07b}</style>');
+    expect(html).not.toContain('href="/assets/index-A.css"');
+    expect(html).toContain('<style>.m::after{content:"<\\/style>"}</style>');
+    expect(html).toContain(
+      '<link rel="stylesheet" crossorigin href="/assets/merch-M.css" media="not all">',
+    );
     // `/` renders the lazily loaded merch cards on the server: their CSS comes along.
     const home = (await get('/')).body;
     expect(home).toContain('<link rel="stylesheet" crossorigin href="/assets/merch-card-C.css">');

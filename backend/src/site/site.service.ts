@@ -9,6 +9,7 @@ import {
   AssetHints,
   deferScripts,
   hydrationScript,
+  inlineEntryStyles,
   parseManifest,
   renderPreloads,
   routeModuleKey,
@@ -55,6 +56,9 @@ export class SiteService {
   private entry: { src: string; modules: string[] } | null = null;
   private hints: AssetHints | null = null;
   private renderer: RenderPage | null = null;
+  /** The built CSS by its URL path, read once (DESIGN "Rendering": inlined into the HTML). */
+  private styles = new Map<string, string | null>();
+  private staticDir = '';
 
   constructor(
     private readonly config: AppConfig,
@@ -69,8 +73,10 @@ export class SiteService {
     } catch {
       return false;
     }
+    this.staticDir = staticDir;
+    this.styles.clear();
     const scripts = deferScripts(html);
-    this.template = parseTemplate(scripts.html);
+    this.template = parseTemplate(inlineEntryStyles(scripts.html, (href) => this.style(href)));
     this.entry = scripts.entry ? { src: scripts.entry, modules: scripts.modules } : null;
     this.hints = null;
     try {
@@ -82,6 +88,22 @@ export class SiteService {
       this.logger.warn({ msg: 'no build manifest, pages get no preload hints', err: String(err) });
     }
     return true;
+  }
+
+  /** A built stylesheet's text, read on first use; null when it is not one of ours. */
+  private style(href: string): string | null {
+    let text = this.styles.get(href);
+    if (text !== undefined) return text;
+    text = null;
+    if (/^\/assets\/[\w.-]+\.css$/.test(href)) {
+      try {
+        text = readFileSync(join(this.staticDir, href), 'utf8');
+      } catch {
+        // Linked as a file instead.
+      }
+    }
+    this.styles.set(href, text);
+    return text;
   }
 
   /** Imports the built server renderer once; false when it has not been built. */
@@ -106,7 +128,12 @@ export class SiteService {
       for (const file of route.styles) styles.add(file);
     }
     return {
-      head: renderPreloads({ styles: [...styles], fonts: this.hints.fonts, image }),
+      head: renderPreloads({
+        styles: [...styles],
+        inline: (href) => this.style(href),
+        fonts: this.hints.fonts,
+        image,
+      }),
       scripts: [...scripts],
     };
   }
