@@ -22,6 +22,7 @@ import { newId } from './ids.js';
 import { OrderService } from './order.service.js';
 import { OutboxSignal } from './outbox.signal.js';
 import { PaymentsPort } from './payments/payments.port.js';
+import { SerialRunner } from '../common/serial-runner.js';
 
 /**
  * Delivers paid orders to the catalog, refunds late payments (DESIGN "Webhook") and sends
@@ -37,10 +38,10 @@ import { PaymentsPort } from './payments/payments.port.js';
 export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Outbox');
   private readonly owner = newId('worker');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
+  private readonly runner = new SerialRunner(
+    () => this.drain(),
+    (err) => this.logger.error({ msg: 'outbox poll failed', error: String(err) }),
+  );
 
   constructor(
     @Inject(OutboxRepository) private readonly jobs: OutboxRepository,
@@ -58,37 +59,20 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.kick(), this.options.outboxPollMs);
-    this.timer.unref();
-    this.kick();
+    this.runner.start(this.options.outboxPollMs);
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.runner.stop();
   }
 
   /** Runs due jobs now instead of at the next poll. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((err) => this.logger.error({ msg: 'outbox poll failed', error: String(err) }))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.runner.kick();
   }
 
   private async drain(): Promise<void> {
-    while (!this.stopped) {
+    while (!this.runner.isStopped) {
       const job = await this.jobs.lease(this.owner, Date.now(), this.options.outboxLeaseMs);
       if (job) {
         await this.run(job);

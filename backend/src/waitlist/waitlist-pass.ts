@@ -20,6 +20,7 @@ import {
 } from '../store/store.port.js';
 import { newWaitlistToken } from './waitlist-links.js';
 import { WaitlistSignal } from './waitlist.signal.js';
+import { SerialRunner } from '../common/serial-runner.js';
 
 /**
  * DESIGN "Waiting list": turns free places into offers. Places come free in three ways:
@@ -38,10 +39,10 @@ import { WaitlistSignal } from './waitlist.signal.js';
 @Injectable()
 export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Waitlist');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
+  private readonly runner = new SerialRunner(
+    () => this.run(),
+    (err) => this.logger.error({ msg: 'waiting-list pass failed', error: String(err) }),
+  );
 
   constructor(
     @Inject(Store) private readonly store: Store,
@@ -56,41 +57,21 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onApplicationBootstrap(): void {
-    if (this.options.waitlistPassMs > 0) {
-      this.timer = setInterval(() => this.kick(), this.options.waitlistPassMs);
-      this.timer.unref();
-    }
-    this.kick();
+    this.runner.start(this.options.waitlistPassMs);
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.runner.stop();
   }
 
   /** Runs a pass now; one that is running is followed by one more, never two at once. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.run()
-      .then(() => undefined)
-      .catch((err) => this.logger.error({ msg: 'waiting-list pass failed', error: String(err) }))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.runner.kick();
   }
 
   /** Waits for a running pass (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    await this.runner.idle();
   }
 
   /** One pass; returns the offers it made. */
