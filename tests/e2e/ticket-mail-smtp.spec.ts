@@ -3,7 +3,7 @@ import jsQRModule from 'jsqr';
 import type { Browser } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { launchBrowser, openPage } from '../support/browser.js';
-import { payInTestMode } from '../support/journeys.js';
+import { addTierToCart, payInTestMode } from '../support/journeys.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 
@@ -60,13 +60,7 @@ describe('ticket mail over SMTP', () => {
   it('a purchase in Chromium arrives at the SMTP server: German, a PDF per ticket, the .ics, a ticket link whose QR code verifies; a refund revokes the ticket', async () => {
     const { page, errors, context } = await openPage(browser);
     await page.goto(`${site.url}${EVENT_PATH}`);
-    await page
-      .getByRole('group', { name: 'Ticket wählen' })
-      .getByRole('radio', { name: TIER })
-      .check();
-    await page.getByRole('button', { name: 'Mehr' }).click();
-    await page.getByRole('button', { name: 'In den Warenkorb' }).click();
-    await page.getByText(`2 Tickets „${TIER}“ wurden in den Warenkorb gelegt.`).waitFor();
+    await addTierToCart(page, TIER, 2);
     await page.goto(`${site.url}/checkout`);
     await payInTestMode(page);
     const sessionId = new URL(page.url()).searchParams.get('session_id');

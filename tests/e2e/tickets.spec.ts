@@ -4,7 +4,7 @@ import jsQRModule from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { launchBrowser, openPage } from '../support/browser.js';
-import { payInTestMode } from '../support/journeys.js';
+import { addTierToCart, payInTestMode } from '../support/journeys.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
 // DESIGN "Tickets and the door" on the embedded defaults: two seats bought with the test
@@ -34,13 +34,7 @@ afterAll(async () => {
 /** Two seats of one tier → Kasse → the test provider's page → paid → /success. */
 async function buyTwoTickets(page: Page) {
   await page.goto(`${site.url}${EVENT_PATH}`);
-  await page
-    .getByRole('group', { name: 'Ticket wählen' })
-    .getByRole('radio', { name: TIER })
-    .check();
-  await page.getByRole('button', { name: 'Mehr' }).click();
-  await page.getByRole('button', { name: 'In den Warenkorb' }).click();
-  await page.getByText(`2 Tickets „${TIER}“ wurden in den Warenkorb gelegt.`).waitFor();
+  await addTierToCart(page, TIER, 2);
   await page.goto(`${site.url}/checkout`);
   await payInTestMode(page);
 }

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage } from '../support/browser.js';
-import { payInTestMode } from '../support/journeys.js';
+import { addTierToCart, payInTestMode } from '../support/journeys.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
 // DESIGN "Waiting list" on the embedded defaults, as the organizer would show it: a tier is
@@ -67,13 +67,7 @@ describe('waiting list', () => {
     // The first visitor holds all four VIP places on the payment page.
     const first = await openPage(browser);
     await first.page.goto(`${site.url}${EVENT_PATH}`);
-    await first.page
-      .getByRole('group', { name: 'Ticket wählen' })
-      .getByRole('radio', { name: TIER })
-      .check();
-    for (let i = 0; i < 3; i += 1) await first.page.getByRole('button', { name: 'Mehr' }).click();
-    await first.page.getByRole('button', { name: 'In den Warenkorb' }).click();
-    await first.page.getByText(`4 Tickets „${TIER}“ wurden in den Warenkorb gelegt.`).waitFor();
+    await addTierToCart(first.page, TIER, 4);
     await first.page.goto(`${site.url}/checkout`);
     await first.page.getByLabel(/Teilnahmebedingungen/).check();
     await first.page.getByRole('button', { name: 'Zahlungspflichtig bestellen' }).click();
