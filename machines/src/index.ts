@@ -12,6 +12,7 @@ export * from './checkout/checkout.machine.js';
 export * from './events/berlin-time.js';
 export * from './events/next-event.js';
 export * from './format/dates.js';
+export * from './format/html.js';
 export * from './order/order.machine.js';
 export * from './door/door.types.js';
 export * from './door/door.verdict.js';

@@ -1,17 +1,9 @@
+import { escapeHtml } from '@awhh/machines';
+
 export const SITE_NAME = 'After Work Hamburg';
 
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Safe in text and in double- or single-quoted attributes. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-}
+/** The one HTML escape (machines/src/format/html.ts), for the backend's own HTML. */
+export { escapeHtml };
 
 /** One plain-text function for the whole backend (descriptions, calendar, mails). */
 export { plainText } from '../catalog/html.js';

@@ -1,20 +1,10 @@
+import { escapeHtml } from '@awhh/machines';
 import { absoluteUrl, documentTitle, type PageMeta, SITE_NAME } from '@/lib/page-head';
+
+export { escapeHtml };
 
 // Server only (bundled into entry-server.js): the head tags of a page from its route's
 // `handle.meta`, for search engines and link previews, which run no JavaScript.
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Safe in text and in double- or single-quoted attributes. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-}
 
 /**
  * JSON inside <script> ends at the first "</script"; escaping <, > and & as \u escapes

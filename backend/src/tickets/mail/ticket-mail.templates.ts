@@ -1,4 +1,10 @@
-import { formatCents, formatLongDate, formatTime, lineTotalCents } from '@awhh/machines';
+import {
+  formatCents,
+  formatLongDate,
+  formatTime,
+  lineTotalCents,
+  escapeHtml,
+} from '@awhh/machines';
 import { SITE_NAME } from '../../site/html-head.js';
 
 // Template functions rather than mjml or @react-email: one fixed layout whose every value
@@ -47,14 +53,8 @@ const C = {
   muted: '#a8a39a',
 };
 
-export function esc(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+/** HTML escaping for the mails: the one shared function. */
+export const esc = escapeHtml;
 
 function subjectOf(content: TicketMailContent): string {
   if (content.kind === 'resend') return `Deine Tickets von ${SITE_NAME}`;
