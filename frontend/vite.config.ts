@@ -5,6 +5,9 @@ import { sizeBudget } from './build/size-budget.ts';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 const machines = fileURLToPath(new URL('../machines/src/index.ts', import.meta.url));
+const reactRouterProduction = fileURLToPath(
+  new URL('../node_modules/react-router/dist/production/index.mjs', import.meta.url),
+);
 
 // `vite build` builds the browser's bundles into dist/ (served by nginx), `vite build --ssr`
 // the server renderer into dist-ssr/ (imported by the products process, never served).
@@ -36,6 +39,11 @@ export default defineConfig(({ mode, isSsrBuild }) => ({
     alias: [
       { find: /^@awhh\/machines$/, replacement: machines },
       { find: /^@\//, replacement: `${src}/` },
+      // react-router's package exports name only its development build (dev-time checks and
+      // warnings); a production build takes the production one beside it, a few KB smaller.
+      ...(mode === 'production'
+        ? [{ find: /^react-router$/, replacement: reactRouterProduction }]
+        : []),
     ],
   },
   server: {

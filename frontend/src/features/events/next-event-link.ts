@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { nextEventLink, type DatedProduct } from '@awhh/machines';
+import type { DatedProduct } from '@awhh/machines';
 import { api, paths } from '@/config/paths';
 import { apiGet } from '@/lib/api-client';
 
@@ -7,8 +7,10 @@ let cached: Promise<string> | null = null;
 
 /** SPEC §4: the next-event link from the product feed, computed by the shared rule. */
 export function loadNextEventLink(): Promise<string> {
-  cached ??= apiGet<DatedProduct[]>(api.products)
-    .then((feed) => nextEventLink(Array.isArray(feed) ? feed : []))
+  // The rule (event dates in Berlin time) loads beside the feed instead of with every page:
+  // the header is on each first load, and its link may wait for the feed anyway.
+  cached ??= Promise.all([apiGet<DatedProduct[]>(api.products), import('./next-event-rule')])
+    .then(([feed, { nextEventLink }]) => nextEventLink(Array.isArray(feed) ? feed : []))
     .catch(() => {
       cached = null;
       // /next asks the server again on click, so the link still leads somewhere useful.
