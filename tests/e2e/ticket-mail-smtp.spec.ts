@@ -1,17 +1,15 @@
-import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
-import jsQRModule from 'jsqr';
+import type { JsonWebKey } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
 import { startTarget, type RunningSite } from '../support/site.js';
+import { jsQR, verifiesWith } from '../support/tickets.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 
 // DESIGN "Tickets and the door" with a real mail server: a purchase made in Chromium
 // (payments still on the test provider) is mailed over SMTP_URL; the mail's ticket link
 // leads to a QR code that decodes to a token signed by the site; a refund revokes it.
-const jsQR = ((jsQRModule as unknown as { default?: typeof jsQRModule }).default ??
-  jsQRModule) as unknown as typeof import('jsqr').default;
 
 const EVENT = 'Sommer-Afterwork auf der MS Hamburg';
 const EVENT_PATH = '/events/sommer-afterwork-ms-hamburg';
@@ -35,18 +33,6 @@ afterAll(async () => {
   await site?.stop();
   await smtp?.stop();
 });
-
-function verifiesWith(token: string, jwk: JsonWebKey): boolean {
-  const [header, payload, signature] = token.split('.');
-  if (!header || !payload || !signature) return false;
-  const key = createPublicKey({ key: jwk, format: 'jwk' });
-  return verify(
-    null,
-    Buffer.from(`${header}.${payload}`),
-    key,
-    Buffer.from(signature, 'base64url'),
-  );
-}
 
 async function eventually(condition: () => boolean, timeoutMs: number, what: string) {
   const start = Date.now();

@@ -1,18 +1,15 @@
-import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
+import type { JsonWebKey } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import jsQRModule from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
 import { startTarget, type RunningSite } from '../support/site.js';
+import { jsQR, verifiesWith } from '../support/tickets.js';
 
 // DESIGN "Tickets and the door" on the embedded defaults: two seats bought with the test
 // provider become two tickets, listed on /success, each with its own page and QR code,
 // and one mail with two PDFs in the test mailbox (/mail-test).
-// jsqr is CommonJS whose types claim an ES default export: take whichever the loader gives.
-const jsQR = ((jsQRModule as unknown as { default?: typeof jsQRModule }).default ??
-  jsQRModule) as unknown as typeof import('jsqr').default;
 
 const EVENT = 'Sommer-Afterwork auf der MS Hamburg';
 const EVENT_PATH = '/events/sommer-afterwork-ms-hamburg';
@@ -37,19 +34,6 @@ async function buyTwoTickets(page: Page) {
   await addTierToCart(page, TIER, 2);
   await page.goto(`${site.url}/checkout`);
   await payInTestMode(page);
-}
-
-/** A compact JWS (EdDSA) checked against the site's public key, as the door does offline. */
-function verifiesWith(token: string, jwk: JsonWebKey): boolean {
-  const [header, payload, signature] = token.split('.');
-  if (!header || !payload || !signature) return false;
-  const key = createPublicKey({ key: jwk, format: 'jwk' });
-  return verify(
-    null,
-    Buffer.from(`${header}.${payload}`),
-    key,
-    Buffer.from(signature, 'base64url'),
-  );
 }
 
 async function axeViolations(page: Page, legacy = false): Promise<string[]> {
