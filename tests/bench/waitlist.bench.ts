@@ -126,18 +126,3 @@ async function round(url: string, smtp: SmtpSink, i: number): Promise<number> {
   await post(`${url}/api/waitlist/offers/${token(offer, 'offer')}/decline`, {}, ip);
   return ms;
 }
-
-/** Run directly: prints the figures and whether the budget holds. */
-export async function main(dataDir: string): Promise<void> {
-  const { freedToOfferMail } = await measureWaitlist(dataDir);
-  const sorted = [...freedToOfferMail].sort((a, b) => a - b);
-  const p95 = sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)]!;
-  console.log(
-    JSON.stringify({
-      freedToOfferMailP95Ms: Math.round(p95),
-      medianMs: Math.round(sorted[Math.floor(sorted.length / 2)]!),
-      budgetMs: WAITLIST_BUDGET_P95_MS,
-      ok: p95 <= WAITLIST_BUDGET_P95_MS,
-    }),
-  );
-}
