@@ -58,7 +58,11 @@ module.exports = {
         ...jsSuffix,
       },
       setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
-      testMatch: ['<rootDir>/src/**/*.spec.{ts,tsx}', '<rootDir>/test/**/*.spec.{ts,tsx}'],
+      testMatch: [
+        '<rootDir>/src/**/*.spec.{ts,tsx}',
+        '<rootDir>/test/**/*.spec.{ts,tsx}',
+        '<rootDir>/build/**/*.spec.ts',
+      ],
     },
   ],
 };

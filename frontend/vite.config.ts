@@ -1,6 +1,7 @@
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
+import { fontSubsets, SITE_FONTS } from './build/font-subsets.ts';
 import { sizeBudget } from './build/size-budget.ts';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
@@ -24,6 +25,12 @@ export default defineConfig(({ mode, isSsrBuild }) => ({
     ),
   },
   plugins: [
+    // src/styles/global.css imports the fonts.css written here (DESIGN "Rendering").
+    fontSubsets({
+      root: fileURLToPath(new URL('.', import.meta.url)),
+      dir: fileURLToPath(new URL('./generated/fonts', import.meta.url)),
+      faces: SITE_FONTS,
+    }),
     react(),
     isSsrBuild
       ? null

@@ -119,6 +119,34 @@ describe('content in the HTML (no JavaScript)', () => {
     expect(await res.text()).not.toContain('Page Not Found</h1>');
   });
 
+  it('loads / with no stylesheet request and only the small fonts; the next route brings its own CSS', async () => {
+    const { page, context, errors } = await openPage(browser);
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    await page.goto(`${site.url}/`);
+    await page.waitForLoadState('networkidle');
+    // The CSS is in the page; its links are for Vite only and stay unfetched, also after
+    // hydration loaded the route chunks that import them.
+    expect(requested.filter((path) => path.endsWith('.css'))).toEqual([]);
+    // German text needs only the small faces (frontend/build/font-subsets.ts).
+    const fonts = requested.filter((path) => path.endsWith('.woff2'));
+    expect(fonts).toHaveLength(2);
+    for (const font of fonts) expect(font).toMatch(/^\/assets\/[\w-]+-core-[\w-]+\.woff2$/);
+    expect(
+      await page.evaluate(() => document.fonts.check('600 2rem "Cormorant Garamond"', 'Äußerst')),
+    ).toBe(true);
+
+    const before = requested.length;
+    const next = events.find((e) => !e.past)!;
+    await page.locator(`a[href="/events/${next.slug}"]`).first().click();
+    await page.getByRole('heading', { level: 1, name: next.name }).waitFor();
+    const later = requested.slice(before);
+    expect(later.filter((path) => path.endsWith('.css')).length).toBeGreaterThan(0);
+    expect(later.filter((path) => path.startsWith('/assets/home-'))).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('paints the event page in the site look with JavaScript off', async () => {
     const context = await browser.newContext({
       javaScriptEnabled: false,

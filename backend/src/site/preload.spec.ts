@@ -15,8 +15,10 @@ const manifest = {
     imports: ['index.html', '_react-B.js', '_shared-C.js'],
     css: ['assets/event-D.css'],
   },
+  'generated/fonts/inter-core.woff2': { file: 'assets/inter-core-E.woff2' },
+  // The full file serves rare characters only: no preload.
   '../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2': {
-    file: 'assets/inter-latin-wght-normal-E.woff2',
+    file: 'assets/inter-latin-wght-normal-F.woff2',
   },
 };
 
@@ -27,7 +29,7 @@ describe('preload hints', () => {
       scripts: ['/assets/event-D.js', '/assets/shared-C.js'],
       styles: ['/assets/event-D.css', '/assets/shared-C.css'],
     });
-    expect(hints.fonts).toEqual(['/assets/inter-latin-wght-normal-E.woff2']);
+    expect(hints.fonts).toEqual(['/assets/inter-core-E.woff2']);
     expect(hints.route(routeModuleKey('root'))).toEqual({ scripts: [], styles: [] });
   });
 

@@ -32,8 +32,11 @@ export function routeModuleKey(id: string): string {
   return `src/app/routes/${id}.tsx`;
 }
 
-/** Fonts the first screen uses (body text and headings, see frontend/src/styles/global.css). */
-const ABOVE_THE_FOLD_FONTS = [/inter-latin-wght-normal/, /cormorant-garamond-latin-600-normal/];
+/**
+ * Fonts the first screen uses: the small faces of body text and headings, written by
+ * frontend/build/font-subsets.ts. Their full files load only for rare characters.
+ */
+const ABOVE_THE_FOLD_FONTS = [/(^|\/)generated\/fonts\/[\w-]+-core\.woff2$/];
 
 /** Precomputed hints per route module, read once from the manifest at start-up. */
 export class AssetHints {
@@ -104,12 +107,19 @@ export function renderPreloads(p: PagePreloads): string {
       tags.push(`<link rel="stylesheet" crossorigin href="${escapeHtml(href)}">`);
       continue;
     }
-    tags.push(inlineStyle(text));
-    // The link Vite looks for before adding its own; `media="not all"` keeps it from
-    // blocking the first paint (the rules are already in the page).
-    tags.push(`<link rel="stylesheet" crossorigin href="${escapeHtml(href)}" media="not all">`);
+    tags.push(inlinedStylesheet(href, text));
   }
   return tags.join('\n    ');
+}
+
+/**
+ * A stylesheet put into the page, with the link Vite looks for before it adds one itself (it
+ * compares rel and href when a lazy chunk imports that CSS). `disabled` keeps the browser
+ * from fetching it: the rules are already in the page, and on a slow link every extra
+ * request takes bandwidth from the fonts and the first image.
+ */
+function inlinedStylesheet(href: string, css: string): string {
+  return `${inlineStyle(css)}<link rel="stylesheet" crossorigin href="${escapeHtml(href)}" disabled>`;
 }
 
 /** A stylesheet in the HTML; CSS text never ends the element it is in. */
@@ -127,7 +137,7 @@ export function inlineEntryStyles(html: string, read: (href: string) => string |
     /[ \t]*<link rel="stylesheet"[^>]*\shref="([^"]+)"[^>]*>/g,
     (tag: string, href: string) => {
       const text = read(href);
-      return text === null ? tag : tag.replace(/<link[^>]*>/, inlineStyle(text));
+      return text === null ? tag : tag.replace(/<link[^>]*>/, inlinedStylesheet(href, text));
     },
   );
 }
