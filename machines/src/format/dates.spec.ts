@@ -47,4 +47,29 @@ describe('German dates (DESIGN: dates in German, Europe/Berlin)', () => {
       ),
     );
   });
+
+  it('writes every form exactly as Intl de-DE does, at any instant', () => {
+    const intl = (options: Intl.DateTimeFormatOptions) =>
+      new Intl.DateTimeFormat('de-DE', { timeZone: 'Europe/Berlin', ...options });
+    const long = intl({ weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+    const time = intl({ hour: '2-digit', minute: '2-digit' });
+    const short = intl({ day: '2-digit', month: 'short', year: 'numeric' });
+    const dayMonth = intl({ day: '2-digit', month: 'short' });
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1996-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }),
+        (d) => {
+          expect(formatLongDate(d)).toBe(long.format(d));
+          expect(formatTime(d)).toBe(`${time.format(d)} Uhr`);
+          expect(formatShortDate(d)).toBe(short.format(d));
+          const parts = dayMonth.formatToParts(d);
+          expect(formatDayMonth(d)).toEqual({
+            day: parts.find((p) => p.type === 'day')?.value,
+            month: parts.find((p) => p.type === 'month')?.value,
+          });
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
 });

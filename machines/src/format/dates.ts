@@ -1,31 +1,43 @@
-import { berlinOffset, berlinParts, SITE_TIME_ZONE } from '../events/berlin-time.js';
+import { berlinOffset, berlinParts, type BerlinParts } from '../events/berlin-time.js';
 
 // DESIGN: dates in German, Europe/Berlin. One definition for the pages React renders and
-// the HTML the server writes before any script runs, so the two can never differ.
+// the HTML the server writes before any script runs, so the two can never differ. Written
+// out rather than asked of Intl.DateTimeFormat: see berlinOffset (Total Blocking Time); the
+// spec holds every form to Intl's de-DE output.
 
-const longDate = new Intl.DateTimeFormat('de-DE', {
-  timeZone: SITE_TIME_ZONE,
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-});
-const time = new Intl.DateTimeFormat('de-DE', {
-  timeZone: SITE_TIME_ZONE,
-  hour: '2-digit',
-  minute: '2-digit',
-});
-const shortDate = new Intl.DateTimeFormat('de-DE', {
-  timeZone: SITE_TIME_ZONE,
-  day: '2-digit',
-  month: 'short',
-  year: 'numeric',
-});
-const dayMonth = new Intl.DateTimeFormat('de-DE', {
-  timeZone: SITE_TIME_ZONE,
-  day: '2-digit',
-  month: 'short',
-});
+const WEEKDAYS = ['Sonntag', 'Montag', 'Dienstag', 'Mittwoch', 'Donnerstag', 'Freitag', 'Samstag'];
+const MONTHS = [
+  'Januar',
+  'Februar',
+  'März',
+  'April',
+  'Mai',
+  'Juni',
+  'Juli',
+  'August',
+  'September',
+  'Oktober',
+  'November',
+  'Dezember',
+];
+/** CLDR's abbreviated German months: a dot only where letters were left out. */
+const SHORT_MONTHS = [
+  'Jan.',
+  'Feb.',
+  'März',
+  'Apr.',
+  'Mai',
+  'Juni',
+  'Juli',
+  'Aug.',
+  'Sept.',
+  'Okt.',
+  'Nov.',
+  'Dez.',
+];
+
+const two = (n: number) => String(n).padStart(2, '0');
+
 type DateInput = string | Date | null | undefined;
 
 function toDate(value: DateInput): Date | null {
@@ -34,33 +46,33 @@ function toDate(value: DateInput): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
+function berlin(value: DateInput): BerlinParts | null {
+  const d = toDate(value);
+  return d ? berlinParts(d.getTime()) : null;
+}
+
 /** "Freitag, 5. Dezember 2026". */
 export function formatLongDate(value: DateInput): string | null {
-  const d = toDate(value);
-  return d ? longDate.format(d) : null;
+  const p = berlin(value);
+  return p ? `${WEEKDAYS[p.weekday]}, ${p.day}. ${MONTHS[p.month - 1]} ${p.year}` : null;
 }
 
 /** "19:00 Uhr". */
 export function formatTime(value: DateInput): string | null {
-  const d = toDate(value);
-  return d ? `${time.format(d)} Uhr` : null;
+  const p = berlin(value);
+  return p ? `${two(p.hour)}:${two(p.minute)} Uhr` : null;
 }
 
 /** "05. Dez. 2026". */
 export function formatShortDate(value: DateInput): string | null {
-  const d = toDate(value);
-  return d ? shortDate.format(d) : null;
+  const p = berlin(value);
+  return p ? `${two(p.day)}. ${SHORT_MONTHS[p.month - 1]} ${p.year}` : null;
 }
 
 /** { day: "05", month: "Dez." } for the date badge on event cards. */
 export function formatDayMonth(value: DateInput): { day: string; month: string } | null {
-  const d = toDate(value);
-  if (!d) return null;
-  const parts = dayMonth.formatToParts(d);
-  return {
-    day: parts.find((p) => p.type === 'day')?.value ?? '',
-    month: parts.find((p) => p.type === 'month')?.value ?? '',
-  };
+  const p = berlin(value);
+  return p ? { day: two(p.day), month: SHORT_MONTHS[p.month - 1]! } : null;
 }
 
 /** "Freitag, 5. Dezember 2026, 19:00 Uhr" for descriptions and previews. */
@@ -72,7 +84,6 @@ export function formatDateTime(value: DateInput): string | null {
 /** ISO 8601 with Berlin's offset ("2026-06-12T19:00:00+02:00"), as schema.org shows it. */
 export function berlinIso(date: Date): string {
   const p = berlinParts(date.getTime());
-  const two = (n: number | undefined) => String(n).padStart(2, '0');
   const offsetMinutes = Math.round(berlinOffset(date.getTime()) / 60_000);
   const sign = offsetMinutes < 0 ? '-' : '+';
   const offset = `${sign}${two(Math.floor(Math.abs(offsetMinutes) / 60))}:${two(Math.abs(offsetMinutes) % 60)}`;

@@ -84,6 +84,25 @@ describe('SPEC §9 totals', () => {
   it('formats money de-DE in EUR ("12,50 €")', () => {
     expect(formatCents(1250)).toBe('12,50\u00a0€');
     expect(formatEuro(1234.5)).toBe('1.234,50\u00a0€');
+    expect(formatCents(-1250)).toBe('-12,50\u00a0€');
+    expect(formatCents(0)).toBe('0,00\u00a0€');
+  });
+
+  it('formats any amount of cents exactly as Intl de-DE EUR does', () => {
+    const euro = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' });
+    fc.assert(
+      fc.property(
+        // Up to a hundred billion euros: beyond, cents / 100 as a double loses the cent.
+        fc.oneof(
+          fc.integer({ min: -1_000_000, max: 1_000_000 }),
+          fc.integer({ min: -1e13, max: 1e13 }),
+        ),
+        (cents) => {
+          expect(formatCents(cents)).toBe(euro.format(cents / 100));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -125,11 +125,16 @@ export function cartTotals(
   };
 }
 
-const euro = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' });
-
-/** "12,50 €" (de-DE, EUR) from integer cents. */
+/**
+ * "12,50 €" (de-DE, EUR) from integer cents: dots between thousands, a no-break space before
+ * the sign. Written out rather than asked of Intl.NumberFormat, whose first use costs the
+ * browser tens of milliseconds (berlinOffset); pricing.spec.ts holds it to Intl's output.
+ */
 export function formatCents(cents: number): string {
-  return euro.format(cents / 100);
+  const whole = Math.round(cents);
+  const abs = Math.abs(whole);
+  const euros = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  return `${whole < 0 ? '-' : ''}${euros},${String(abs % 100).padStart(2, '0')}\u00a0€`;
 }
 
 /** "12,50 €" from a euro amount as the cart stores it. */
