@@ -19,23 +19,22 @@
     if (step) step();
     if (steps.length > 0) channel.port2.postMessage(null);
   };
+  /** A step that adds a CORS-mode element for the bundles to the head. */
+  function addToHead(tagName, props) {
+    return function () {
+      var element = document.createElement(tagName);
+      Object.keys(props).forEach(function (key) {
+        element[key] = props[key];
+      });
+      element.crossOrigin = '';
+      document.head.appendChild(element);
+    };
+  }
   function start() {
     // The entry first: the largest file, and what its graph needs is found from it too.
-    steps.push(function () {
-      var main = document.createElement('script');
-      main.type = 'module';
-      main.crossOrigin = '';
-      main.src = entry;
-      document.head.appendChild(main);
-    });
+    steps.push(addToHead('script', { type: 'module', src: entry }));
     modules.forEach(function (href) {
-      steps.push(function () {
-        var link = document.createElement('link');
-        link.rel = 'modulepreload';
-        link.crossOrigin = '';
-        link.href = href;
-        document.head.appendChild(link);
-      });
+      steps.push(addToHead('link', { rel: 'modulepreload', href: href }));
     });
     channel.port2.postMessage(null);
   }
