@@ -56,6 +56,9 @@ async function start() {
     createRoot(root).render(<RouterProvider router={createAppRouter()} />);
     return;
   }
+  // The bundle's evaluation was one task; matching the routes (react-router's first run)
+  // is the next.
+  await nextTask();
   await loadMatchedRoutes();
   const router = createAppRouter(page.hydration);
   await nextTask();
