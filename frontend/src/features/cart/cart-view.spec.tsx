@@ -53,7 +53,8 @@ describe('CartView', () => {
     });
     act(() => getCartActor().send({ type: 'cart.add', item: ticket, quantity: 2 }));
     renderCart();
-    await user.type(screen.getByLabelText('Gutscheincode'), 'afterwork10');
+    // The form loads apart from the cart (cart-view.tsx).
+    await user.type(await screen.findByLabelText('Gutscheincode'), 'afterwork10');
     await user.click(screen.getByRole('button', { name: 'Einlösen' }));
 
     expect(await screen.findByText(/eingelöst/)).toBeInTheDocument();
@@ -86,7 +87,7 @@ describe('CartView', () => {
     });
     act(() => getCartActor().send({ type: 'cart.add', item: ticket }));
     renderCart();
-    await user.click(screen.getByRole('button', { name: 'Einlösen' }));
+    await user.click(await screen.findByRole('button', { name: 'Einlösen' }));
     expect(await screen.findByText('Bitte gib einen Gutscheincode ein.')).toBeInTheDocument();
 
     await user.type(screen.getByLabelText('Gutscheincode'), 'FALSCH');

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { lazy, Suspense, useCallback } from 'react';
 import {
   cartLineCents,
   formatCents,
@@ -10,10 +10,15 @@ import {
 import { paths } from '@/config/paths';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { QuantityStepper } from '@/components/ui/quantity-stepper';
-import { CouponForm } from './coupon-form';
 import { useCartActor, useCartCoupon, useCartItems, useCartTotals } from './use-cart';
 import styles from './cart.module.css';
 import { Totals } from '@/components/ui/totals';
+import { Loading, Skeleton } from '@/components/ui/feedback';
+
+// The coupon form brings the coupon machine, built by XState when its module is evaluated:
+// loaded apart, an empty cart never evaluates it and a full one in a task of its own, not
+// in the one that shows the cart (DESIGN "Rendering", Total Blocking Time).
+const CouponForm = lazy(() => import('./coupon-form').then((m) => ({ default: m.CouponForm })));
 
 function CartLine({ item }: { item: CartItem }) {
   const cart = useCartActor();
@@ -101,13 +106,21 @@ export function CartView({ nextEventHref }: { nextEventHref: string }) {
       </section>
       <section className={styles.summary} aria-labelledby="cart-summary">
         <h2 id="cart-summary">Übersicht</h2>
-        <CouponForm
-          applied={coupon}
-          subtotal={totals.subtotal}
-          discount={totals.discount}
-          onApplied={onApplied}
-          onRemoved={onRemoved}
-        />
+        <Suspense
+          fallback={
+            <Loading label="Gutscheinfeld wird geladen">
+              <Skeleton height="4.75rem" width="100%" />
+            </Loading>
+          }
+        >
+          <CouponForm
+            applied={coupon}
+            subtotal={totals.subtotal}
+            discount={totals.discount}
+            onApplied={onApplied}
+            onRemoved={onRemoved}
+          />
+        </Suspense>
         <CartSummary />
         <ButtonLink to={paths.checkout} block>
           Zur Kasse
