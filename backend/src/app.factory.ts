@@ -7,6 +7,7 @@ import { AppModule } from './app.module.js';
 import { ApiExceptionFilter, toApiErrorBody } from './common/api-exception.filter.js';
 import { API_PREFIX, apiPrefixExclusions } from './common/api-prefix.js';
 import { createLogger } from './common/logger.js';
+import { registerLingeringClose } from './common/lingering-close.js';
 import { isApiPath, pageFallback } from './common/page-fallback.js';
 import { registerRateLimit } from './common/rate-limit.js';
 import type { AppConfig } from './config/config.js';
@@ -104,6 +105,7 @@ export async function configureApp(
   app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();
+  registerLingeringClose(fastify);
   // Set before the handler runs, so errors and 404s carry it too. A synchronous hook:
   // this runs on every request of the hot feed path.
   fastify.addHook('onRequest', (request, reply, done) => {
