@@ -4,6 +4,7 @@ import { matchRoutes, RouterProvider } from 'react-router';
 import { initInspector } from '@/lib/inspect';
 import { BotContext } from '@/lib/bot';
 import { readPageData } from '@/lib/hydration';
+import { beginHydration, HydrationScope } from '@/lib/use-hydrated';
 import { createAppRouter, routes } from '@/app/router';
 import '@/styles/tokens.css';
 import '@/styles/global.css';
@@ -65,13 +66,16 @@ async function start() {
   // DESIGN "Rendering": the server rendered this tree from the same routes and data. As a
   // transition, hydration yields to the browser between slices instead of one long task
   // (Total Blocking Time); the server's HTML stays visible meanwhile.
+  beginHydration();
   startTransition(() => {
     hydrateRoot(
       root,
       <StrictMode>
-        <BotContext value={page.bot}>
-          <RouterProvider router={router} />
-        </BotContext>
+        <HydrationScope>
+          <BotContext value={page.bot}>
+            <RouterProvider router={router} />
+          </BotContext>
+        </HydrationScope>
       </StrictMode>,
       { onRecoverableError },
     );

@@ -25,9 +25,22 @@ function navClass({ isActive }: { isActive: boolean }) {
   return isActive ? 'site-header__link site-header__link--active' : 'site-header__link';
 }
 
+/**
+ * SPEC §2: the item count beside "Warenkorb". A component of its own: the saved cart is read
+ * after hydration, and React re-renders only this when the count differs from the server's.
+ */
+function CartBadge() {
+  const count = useCartCount();
+  return count > 0 ? (
+    <span className="site-header__badge" data-testid="cart-badge">
+      {count}
+      <span className="visually-hidden"> Artikel</span>
+    </span>
+  ) : null;
+}
+
 export function Header() {
   const scrolled = useScrolledPast(SCROLL_THRESHOLD_PX);
-  const count = useCartCount();
   const nextHref = useNextEventLink();
   const navigation = useNavigation();
 
@@ -61,12 +74,7 @@ export function Header() {
           </NavLink>
           <NavLink to={paths.cart} className={navClass}>
             Warenkorb
-            {count > 0 ? (
-              <span className="site-header__badge" data-testid="cart-badge">
-                {count}
-                <span className="visually-hidden"> Artikel</span>
-              </span>
-            ) : null}
+            <CartBadge />
           </NavLink>
         </nav>
       </div>

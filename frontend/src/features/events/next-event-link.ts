@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import type { DatedProduct } from '@awhh/machines';
 import { api, paths } from '@/config/paths';
 import { apiGet } from '@/lib/api-client';
@@ -25,7 +25,8 @@ export function useNextEventLink(): string {
   useEffect(() => {
     let live = true;
     void loadNextEventLink().then((link) => {
-      if (live) setHref(link);
+      // Header, footer and page take the link at once: in slices, not one long task.
+      if (live) startTransition(() => setHref(link));
     });
     return () => {
       live = false;
