@@ -29,7 +29,8 @@ export function sizeBudget(budget: Budget): Plugin {
     name: 'awhh-size-budget',
     apply: 'build',
     enforce: 'post',
-    generateBundle(_options, bundle) {
+    // The files as written: Vite fills in the preload lists of the chunks after generateBundle.
+    writeBundle(_options, bundle) {
       const chunks = new Map<string, ChunkInfo>();
       const sizes = new Map<string, number>();
       for (const [fileName, out] of Object.entries(bundle)) {
