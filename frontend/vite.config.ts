@@ -10,6 +10,10 @@ const reactRouterProduction = fileURLToPath(
   new URL('../node_modules/react-router/dist/production/index.mjs', import.meta.url),
 );
 
+/** Chunks of the pages named in the preload note below (`build.modulePreload`). */
+const OPENED_FROM_OUTSIDE =
+  /^assets\/(einlass|ticket|mail-test|waitlist-(confirm|offer|unsubscribe)|(coupon|webhook|apple-pay)-test)-[\w-]{8}\.js$/;
+
 // `vite build` builds the browser's bundles into dist/ (served by nginx), `vite build --ssr`
 // the server renderer into dist-ssr/ (imported by the products process, never served).
 // The SSR bundle includes its dependencies, so the backend image needs no React of its own.
@@ -75,7 +79,15 @@ export default defineConfig(({ mode, isSsrBuild }) => ({
         target: 'es2022',
         sourcemap: false,
         // Every browser that runs this bundle supports modulepreload natively.
-        modulePreload: { polyfill: false },
+        modulePreload: {
+          polyfill: false,
+          // The list of what each lazy page needs lives in the entry, so it costs every first
+          // load. Pages that are opened from outside (links in mails, the door's device, the
+          // test pages) keep only their stylesheets there: their first load gets its modules
+          // from the server's HTML (backend/src/site), and nobody navigates to them in the site.
+          resolveDependencies: (file, deps) =>
+            OPENED_FROM_OUTSIDE.test(file) ? deps.filter((dep) => dep.endsWith('.css')) : deps,
+        },
         // The server reads it to preload each page's own chunks with the HTML (backend/src/site).
         manifest: true,
         // The logo as a cacheable file rather than a data URI inside the first-load JS.
