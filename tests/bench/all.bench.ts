@@ -275,15 +275,13 @@ async function measureLighthouse(base: string, via: string): Promise<void> {
     row(group, 'SEO', pick(runs, 'seo'), 'score', { op: '>=', value: 100 });
     row(group, 'LCP', pick(runs, 'LCP'), 'ms', { op: '<=', value: 1500 });
     row(group, 'LCP of the HTML without scripts (ceiling)', pick(ceiling, 'LCP'), 'ms');
-    const lcp = pick(runs, 'LCP');
-    const lcpCeiling = pick(ceiling, 'LCP');
-    row(
-      group,
-      'LCP / ceiling',
-      lcp.length && lcpCeiling.length ? median(lcp) / median(lcpCeiling) : null,
-      'x',
-      { op: '<=', value: 1.2 },
-    );
+    /** The page's median and the ceiling's, when both were measured. */
+    const medians = (k: string): [number, number] | null => {
+      const [page, floor] = [pick(runs, k), pick(ceiling, k)];
+      return page.length && floor.length ? [median(page), median(floor)] : null;
+    };
+    const lcp = medians('LCP');
+    row(group, 'LCP / ceiling', lcp && lcp[0] / lcp[1], 'x', { op: '<=', value: 1.2 });
     row(group, 'Speed Index', pick(runs, 'SI'), 'ms', { op: '<=', value: 2000 });
     row(group, 'Speed Index of the ceiling', pick(ceiling, 'SI'), 'ms');
     row(group, 'TBT', pick(runs, 'TBT'), 'ms', { op: '<=', value: 150 });
@@ -292,14 +290,8 @@ async function measureLighthouse(base: string, via: string): Promise<void> {
     row(group, 'TBT of the ceiling', pick(ceiling, 'TBT'), 'ms');
     // The part of the page's TBT that its JavaScript adds (medians apart): comparable between
     // machines where the absolute figure, the ceiling's included, is not.
-    const tbt = pick(runs, 'TBT');
-    const tbtCeiling = pick(ceiling, 'TBT');
-    row(
-      group,
-      'TBT above the ceiling',
-      tbt.length && tbtCeiling.length ? Math.max(0, median(tbt) - median(tbtCeiling)) : null,
-      'ms',
-    );
+    const tbt = medians('TBT');
+    row(group, 'TBT above the ceiling', tbt && Math.max(0, tbt[0] - tbt[1]), 'ms');
     row(group, 'CLS', pick(runs, 'CLS'), '', { op: '=', value: 0 });
   }
 }
