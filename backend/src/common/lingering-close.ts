@@ -15,13 +15,19 @@ export const LINGER_BYTES = 16 * 1024 * 1024;
 export function registerLingeringClose(fastify: FastifyInstance): void {
   fastify.addHook('onSend', (request, reply, payload, done) => {
     const req = request.raw;
-    if (reply.getHeader('connection') !== 'close' || req.complete || req.destroyed) {
+    if (
+      reply.getHeader('connection') !== 'close' ||
+      req.complete ||
+      req.readableEnded ||
+      req.destroyed
+    ) {
       done(null, payload);
       return;
     }
     reply.removeHeader('connection');
     let read = 0;
-    const close = () => req.socket.destroy();
+    // Destroying the request closes its socket (and works for `app.inject`, which has none).
+    const close = () => req.destroy();
     const timer = setTimeout(close, LINGER_MS);
     timer.unref();
     req.on('data', (chunk: Buffer) => {

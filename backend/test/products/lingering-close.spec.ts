@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
+import { LINGER_MS } from '../../src/common/lingering-close.js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BODY_LIMIT_BYTES } from '../../src/app.factory.js';
 import { createTestApp } from '../support/test-app.js';
@@ -84,4 +85,21 @@ describe('a refused body is read to its end, not reset (lingering close)', () =>
     expect(next).toMatch(/^HTTP\/1\.1 (200|404) /);
     socket.destroy();
   });
+});
+
+describe('lingering close without a socket (app.inject)', () => {
+  it('does not wait for a body that was read already (an injected request)', async () => {
+    const app = await createTestApp();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/coupons/validate',
+      headers: { 'content-type': 'application/json' },
+      // Read to its end, then refused: Fastify asks to close the connection all the same.
+      payload: '{"code": "AFTERWORK10",',
+    });
+    expect(res.statusCode).toBe(400);
+    // Past the longest wait: a timer that threw would fail this test as an uncaught exception.
+    await new Promise((resolve) => setTimeout(resolve, LINGER_MS + 500));
+    await app.close();
+  }, 15_000);
 });
