@@ -20,3 +20,13 @@ export function verifiesWith(token: string, jwk: JsonWebKey): boolean {
     Buffer.from(signature, 'base64url'),
   );
 }
+
+/**
+ * The token with one character of its signature changed. A middle one: the last character
+ * of base64url carries unused bits, and a fixed replacement may equal the original.
+ */
+export function tampered(token: string): string {
+  const at = token.lastIndexOf('.') + 10;
+  const replacement = token[at] === 'A' ? 'B' : 'A';
+  return token.slice(0, at) + replacement + token.slice(at + 1);
+}
