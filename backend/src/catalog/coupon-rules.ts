@@ -1,4 +1,10 @@
-import { formatCents, isPastEvent, parseEventDate, toCents } from '@awhh/machines';
+import {
+  formatCents,
+  formatNumericDate,
+  isPastEvent,
+  parseEventDate,
+  toCents,
+} from '@awhh/machines';
 import type { CatalogCoupon } from './catalog.port.js';
 
 export type CouponEvaluation =
@@ -6,13 +12,6 @@ export type CouponEvaluation =
   | { ok: false; statusCode: 404 | 422; message: string };
 
 export const UNKNOWN_COUPON_MESSAGE = 'Diesen Gutscheincode kennen wir nicht.';
-
-const germanDate = new Intl.DateTimeFormat('de-DE', {
-  timeZone: 'Europe/Berlin',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-});
 
 /**
  * DESIGN "Coupons": WooCommerce semantics. Expiry, usage limit and minimum amount are
@@ -33,7 +32,7 @@ export function evaluateCoupon(
     return {
       ok: false,
       statusCode: 422,
-      message: `Dieser Gutschein ist seit dem ${germanDate.format(expires)} abgelaufen.`,
+      message: `Dieser Gutschein ist seit dem ${formatNumericDate(expires)} abgelaufen.`,
     };
   }
   if (coupon.usageLimit !== null && coupon.usageCount >= coupon.usageLimit) {

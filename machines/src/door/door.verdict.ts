@@ -1,4 +1,5 @@
-import { SITE_TIME_ZONE, startOfBerlinDay } from '../events/berlin-time.js';
+import { startOfBerlinDay } from '../events/berlin-time.js';
+import { formatClock } from '../format/dates.js';
 import type {
   DoorCheckin,
   DoorEventSummary,
@@ -80,16 +81,9 @@ export function decideVerdict({ claims, eventId, tickets, checkins }: VerdictInp
   return { kind: 'valid', ticket };
 }
 
-const clock = new Intl.DateTimeFormat('de-DE', {
-  timeZone: SITE_TIME_ZONE,
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
 /** "19:02" in Hamburg's time, whatever the device's zone. */
 export function doorTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : clock.format(date);
+  return formatClock(iso) ?? '';
 }
 
 /** "um 19:02 (Tür 2)", the when and where of an earlier check-in. */

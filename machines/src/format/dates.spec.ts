@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import {
   berlinIso,
+  formatClock,
   formatDateTime,
   formatDayMonth,
   formatLongDate,
+  formatNumericDate,
   formatShortDate,
   formatTime,
 } from './dates.js';
@@ -55,12 +57,15 @@ describe('German dates (DESIGN: dates in German, Europe/Berlin)', () => {
     const time = intl({ hour: '2-digit', minute: '2-digit' });
     const short = intl({ day: '2-digit', month: 'short', year: 'numeric' });
     const dayMonth = intl({ day: '2-digit', month: 'short' });
+    const numeric = intl({ day: '2-digit', month: '2-digit', year: 'numeric' });
     fc.assert(
       fc.property(
         fc.date({ min: new Date('1996-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }),
         (d) => {
           expect(formatLongDate(d)).toBe(long.format(d));
+          expect(formatClock(d)).toBe(time.format(d));
           expect(formatTime(d)).toBe(`${time.format(d)} Uhr`);
+          expect(formatNumericDate(d)).toBe(numeric.format(d));
           expect(formatShortDate(d)).toBe(short.format(d));
           const parts = dayMonth.formatToParts(d);
           expect(formatDayMonth(d)).toEqual({

@@ -57,10 +57,22 @@ export function formatLongDate(value: DateInput): string | null {
   return p ? `${WEEKDAYS[p.weekday]}, ${p.day}. ${MONTHS[p.month - 1]} ${p.year}` : null;
 }
 
+/** "19:00", Berlin's clock (the door's log and verdicts). */
+export function formatClock(value: DateInput): string | null {
+  const p = berlin(value);
+  return p ? `${two(p.hour)}:${two(p.minute)}` : null;
+}
+
 /** "19:00 Uhr". */
 export function formatTime(value: DateInput): string | null {
+  const clock = formatClock(value);
+  return clock ? `${clock} Uhr` : null;
+}
+
+/** "05.12.2026", as in running text about a coupon's expiry. */
+export function formatNumericDate(value: DateInput): string | null {
   const p = berlin(value);
-  return p ? `${two(p.hour)}:${two(p.minute)} Uhr` : null;
+  return p ? `${two(p.day)}.${two(p.month)}.${p.year}` : null;
 }
 
 /** "05. Dez. 2026". */

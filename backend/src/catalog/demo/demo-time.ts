@@ -1,4 +1,4 @@
-import { berlinWallTimeToInstant, SITE_TIME_ZONE } from '@awhh/machines';
+import { berlinParts, berlinWallTimeToInstant } from '@awhh/machines';
 
 /** A Berlin wall-clock time, `dayOffset` days from today (demo dates move with the calendar). */
 export interface WallTime {
@@ -9,21 +9,14 @@ export interface WallTime {
   minute: number;
 }
 
-const dayFormat = new Intl.DateTimeFormat('en-CA', {
-  timeZone: SITE_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
-
 export function wallTimeFromToday(
   now: Date,
   dayOffset: number,
   hour: number,
   minute: number,
 ): WallTime {
-  const [y, m, d] = dayFormat.format(now).split('-').map(Number) as [number, number, number];
-  const shifted = new Date(Date.UTC(y, m - 1, d + dayOffset));
+  const today = berlinParts(now.getTime());
+  const shifted = new Date(Date.UTC(today.year, today.month - 1, today.day + dayOffset));
   return {
     year: shifted.getUTCFullYear(),
     month: shifted.getUTCMonth() + 1,
