@@ -1,5 +1,4 @@
-import { connect, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { LINGER_MS } from '../../src/common/lingering-close.js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
