@@ -164,8 +164,11 @@ describe.each(DATABASES)('checkout sessions with the test provider (%s)', (kind)
     const { id, url } = res.json();
     expect(url).toBe(`${PUBLIC_URL}/success?session_id=${id}`);
     await waitFor(() => catalog.orders.size === 1);
-    const order = (await inject(app, { method: 'GET', url: `/api/checkout/session/${id}` })).json();
-    expect(order).toMatchObject({ status: 'paid', total: 0, orderNumber: '1000' });
+    // The catalog answers before the order number is stored beside the order: wait for both.
+    const summary = async () =>
+      (await inject(app, { method: 'GET', url: `/api/checkout/session/${id}` })).json();
+    await waitFor(async () => (await summary()).orderNumber !== null);
+    expect(await summary()).toMatchObject({ status: 'paid', total: 0, orderNumber: '1000' });
   });
 
   it('completes through the hosted test page: paid order, one hand-off, success redirect', async () => {
