@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { ReactNode } from 'react';
+import type { RenderPage } from '@awhh/machines';
 import { renderToPipeableStream } from 'react-dom/server';
 import {
   createStaticHandler,
@@ -20,38 +21,8 @@ import { escapeHtml, jsonForScript, renderHead } from '@/server/head';
 // The server half of DESIGN "Rendering": the products process imports this bundle
 // (vite build --ssr → dist-ssr/entry-server.js) and renders every page from the same route
 // table the browser hydrates (main.tsx). One static handler per process: the route table
-// and its resolved lazy modules are reused by every request.
-
-export type { DataSource } from '@/lib/data-source';
-
-export interface RenderRequest {
-  /** Path and query of the page. */
-  url: string;
-  /** PUBLIC_URL: origin of canonical and JSON-LD URLs. */
-  origin: string;
-  /** SPEC §2: crawlers get no error page (decided per request by the caller). */
-  bot: boolean;
-  signal?: AbortSignal;
-}
-
-export type RenderResult =
-  | { kind: 'redirect'; status: number; location: string }
-  | {
-      kind: 'page';
-      status: number;
-      /** Title, meta, canonical and JSON-LD tags for <head>. */
-      head: string;
-      /** The markup inside <div id="root">. */
-      html: string;
-      /** The JSON data block the browser hydrates from (after the root). */
-      data: string;
-      /** Ids of the matched routes (= module names in src/app/routes, for preload hints). */
-      routeIds: string[];
-      /** The first screen's largest image, worth preloading (LCP). */
-      image: string | null;
-    };
-
-export type Render = (request: RenderRequest) => Promise<RenderResult>;
+// and its resolved lazy modules are reused by every request. The contract with the products
+// process (RenderRequest, RenderResult) lives in machines/src/render/render.contract.ts.
 
 /** Errors as plain data: route error responses keep the shape isRouteErrorResponse() accepts. */
 function serializeErrors(errors: StaticHandlerContext['errors']): HydrationState['errors'] {
@@ -107,7 +78,7 @@ const DEFAULT_META: PageMeta = {
 };
 
 /** Installs the process's data source and returns the page renderer. */
-export function createRenderer(source: DataSource): Render {
+export function createRenderer(source: DataSource): RenderPage {
   installDataSource(source);
   const handler = createStaticHandler(routes);
 

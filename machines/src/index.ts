@@ -17,3 +17,4 @@ export * from './order/order.machine.js';
 export * from './door/door.types.js';
 export * from './door/door.verdict.js';
 export * from './door/door.machine.js';
+export * from './render/render.contract.js';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { FAQ_ENTRIES } from '../products/faq.data.js';
-import type { PageDataSource } from './page-renderer.js';
+import type { PageDataSource } from '@awhh/machines';
 import type { SiteCatalog } from './site-catalog.js';
 
 /**

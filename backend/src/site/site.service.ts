@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Injectable, Logger } from '@nestjs/common';
 import { isbot } from 'isbot';
+import type { RenderPage, RenderResult } from '@awhh/machines';
 import { AppConfig } from '../config/config.js';
 import { type HtmlTemplate, parseTemplate, renderDocument } from './html-head.js';
-import { loadPageRenderer, type RenderPage, type RenderResult } from './page-renderer.js';
+import { loadPageRenderer } from './page-renderer.js';
 import {
   AssetHints,
   deferScripts,

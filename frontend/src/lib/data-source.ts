@@ -7,28 +7,16 @@ import type {
   FaqEntry,
   MerchDetail,
   MerchSummary,
+  PageDataSource,
 } from '@awhh/machines';
 import { api } from '@/config/paths';
 import { apiGet, isNotFound } from './api-client';
 
 /**
- * What the route loaders read (DESIGN "Rendering": one render path). In the browser it is
- * the public API; in the products process the server renderer installs an implementation
- * that calls the catalog services directly, so a page never sends a request to itself.
- * Unknown slugs answer null, which the loaders turn into the 404 page.
+ * What the route loaders read (DESIGN "Rendering": one render path): the public API in the
+ * browser; in the products process the server renderer installs the catalog services.
  */
-export interface DataSource {
-  /** True in the server renderer: loaders await their data so the HTML carries the content. */
-  readonly onServer: boolean;
-  products(signal?: AbortSignal): Promise<DatedProduct[]>;
-  events(signal?: AbortSignal): Promise<EventSummary[]>;
-  event(slug: string, signal?: AbortSignal): Promise<EventDetail | null>;
-  merch(signal?: AbortSignal): Promise<MerchSummary[]>;
-  merchItem(slug: string, signal?: AbortSignal): Promise<MerchDetail | null>;
-  posts(signal?: AbortSignal): Promise<BlogPostSummary[]>;
-  post(slug: string, signal?: AbortSignal): Promise<BlogPost | null>;
-  faq(signal?: AbortSignal): Promise<FaqEntry[]>;
-}
+export type DataSource = PageDataSource;
 
 function orNull<T>(request: Promise<T>): Promise<T | null> {
   return request.catch((error: unknown) => {

@@ -1,0 +1,66 @@
+import type { DatedProduct } from '../events/next-event.js';
+import type {
+  BlogPost,
+  BlogPostSummary,
+  EventDetail,
+  EventSummary,
+  FaqEntry,
+  MerchDetail,
+  MerchSummary,
+} from '../schemas/wire.schemas.js';
+
+// The contract between the products process and the frontend's server entry (DESIGN
+// "Rendering": one render path). Shared here because the backend never imports the
+// frontend's sources (STYLE "Direction of imports"): both sides import these types.
+
+/**
+ * What the route loaders read. In the browser it is the public API; in the products
+ * process the server renderer installs one that calls the catalog services directly, so a
+ * page never sends a request to itself. Unknown slugs answer null (the loaders' 404).
+ */
+export interface PageDataSource {
+  /** True in the server renderer: loaders await their data so the HTML carries the content. */
+  readonly onServer: boolean;
+  products(signal?: AbortSignal): Promise<DatedProduct[]>;
+  events(signal?: AbortSignal): Promise<EventSummary[]>;
+  event(slug: string, signal?: AbortSignal): Promise<EventDetail | null>;
+  merch(signal?: AbortSignal): Promise<MerchSummary[]>;
+  merchItem(slug: string, signal?: AbortSignal): Promise<MerchDetail | null>;
+  posts(signal?: AbortSignal): Promise<BlogPostSummary[]>;
+  post(slug: string, signal?: AbortSignal): Promise<BlogPost | null>;
+  faq(signal?: AbortSignal): Promise<FaqEntry[]>;
+}
+
+export interface RenderRequest {
+  /** Path and query of the page. */
+  url: string;
+  /** PUBLIC_URL: origin of canonical and JSON-LD URLs. */
+  origin: string;
+  /** SPEC §2: crawlers get no error page (decided per request by the caller). */
+  bot: boolean;
+  signal?: AbortSignal;
+}
+
+export type RenderResult =
+  | { kind: 'redirect'; status: number; location: string }
+  | {
+      kind: 'page';
+      status: number;
+      /** Title, meta, canonical and JSON-LD tags for <head>. */
+      head: string;
+      /** The markup inside <div id="root">. */
+      html: string;
+      /** The JSON data block the browser hydrates from (after the root). */
+      data: string;
+      /** Ids of the matched routes (= module names in src/app/routes, for preload hints). */
+      routeIds: string[];
+      /** The first screen's largest image, worth preloading (LCP). */
+      image: string | null;
+    };
+
+export type RenderPage = (request: RenderRequest) => Promise<RenderResult>;
+
+/** What the server entry (frontend/src/entry-server.tsx) exports. */
+export interface PageRendererModule {
+  createRenderer(source: PageDataSource): RenderPage;
+}
