@@ -1,10 +1,6 @@
-import { type ExpressionBuilder, sql } from 'kysely';
 import type { StoreDb } from '../store.database.js';
-import type { StoreSchema } from '../store.schema.js';
 import { type OutboxJob, type OutboxKind, OutboxRepository } from '../store.port.js';
-
-/** How many due jobs one lease attempt looks at; another process may win any of them. */
-const LEASE_CANDIDATES = 5;
+import { completeJob, leaseNextJob, retryJob } from './job-lease.js';
 
 export class KyselyOutboxRepository extends OutboxRepository {
   constructor(private readonly db: StoreDb) {
@@ -33,77 +29,27 @@ export class KyselyOutboxRepository extends OutboxRepository {
       .execute();
   }
 
-  /** A conditional update decides between competing processes. */
   async lease(owner: string, now: number, leaseMs: number): Promise<OutboxJob | undefined> {
-    const due = await this.db
+    const id = await leaseNextJob(this.db, 'outbox', owner, now, leaseMs);
+    if (id === undefined) return undefined;
+    const job = await this.db
       .selectFrom('outbox')
-      .select('id')
-      .where('done_at', 'is', null)
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => leaseFree(eb, owner, now))
-      .orderBy('next_attempt_at')
-      // Jobs of one transition in the order it queued them: the ticket mail before the hand-off.
-      .orderBy('id')
-      .limit(LEASE_CANDIDATES)
-      .execute();
-    for (const { id } of due) {
-      const claimed = await this.db
-        .updateTable('outbox')
-        .set({
-          lease_owner: owner,
-          lease_until: now + leaseMs,
-          attempts: sql<number>`attempts + 1`,
-        })
-        .where('id', '=', id)
-        .where('done_at', 'is', null)
-        .where((eb) => leaseFree(eb, owner, now))
-        .returning(['id', 'kind', 'order_id', 'attempts'])
-        .executeTakeFirst();
-      if (claimed) {
-        return {
-          id: claimed.id,
-          kind: claimed.kind as OutboxKind,
-          orderId: claimed.order_id,
-          attempts: claimed.attempts,
-        };
-      }
-    }
-    return undefined;
+      .select(['id', 'kind', 'order_id', 'attempts'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    return {
+      id: job.id,
+      kind: job.kind as OutboxKind,
+      orderId: job.order_id,
+      attempts: job.attempts,
+    };
   }
 
   async complete(jobId: number, now: number): Promise<void> {
-    await this.db
-      .updateTable('outbox')
-      .set({ done_at: now, lease_owner: null, lease_until: null, last_error: null })
-      .where('id', '=', jobId)
-      .execute();
+    await completeJob(this.db, 'outbox', jobId, now);
   }
 
   async retry(jobId: number, owner: string, nextAttemptAt: number, error: string): Promise<void> {
-    await this.db
-      .updateTable('outbox')
-      .set({
-        next_attempt_at: nextAttemptAt,
-        lease_owner: null,
-        lease_until: null,
-        last_error: error.slice(0, 500),
-      })
-      .where('id', '=', jobId)
-      .where('lease_owner', '=', owner)
-      .execute();
+    await retryJob(this.db, 'outbox', jobId, owner, nextAttemptAt, error);
   }
-}
-
-/**
- * A job may be taken when nobody holds it, its lease ran out, or this very owner holds it:
- * a process runs one job at a time, so a job still leased to it while it asks for the next
- * one is one whose failure could not be written (the store was down), and waiting out
- * the whole lease would only delay it.
- */
-function leaseFree(eb: ExpressionBuilder<StoreSchema, 'outbox'>, owner: string, now: number) {
-  return eb.or([
-    eb('lease_until', 'is', null),
-    eb('lease_until', '<', now),
-    eb('lease_owner', '=', owner),
-  ]);
 }

@@ -1,6 +1,6 @@
-import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { StoreDb, StoreKind } from '../store.database.js';
-import type { StoreSchema, WaitlistEntriesTable, WaitlistOffersTable } from '../store.schema.js';
+import type { WaitlistEntriesTable, WaitlistOffersTable } from '../store.schema.js';
 import {
   type NewWaitlistEntry,
   type WaitedUnit,
@@ -13,9 +13,7 @@ import {
   type WaitlistOfferStatus,
   WaitlistRepository,
 } from '../store.port.js';
-
-/** How many due mails one lease attempt looks at; another process may win any of them. */
-const LEASE_CANDIDATES = 5;
+import { completeJob, leaseNextJob, retryJob } from './job-lease.js';
 
 /** DESIGN "Waiting list" on Kysely; `db` is the store or one transaction. */
 export class KyselyWaitlistRepository extends WaitlistRepository {
@@ -352,55 +350,30 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
       .execute();
   }
 
-  /** A conditional update decides between competing processes, as in the outbox. */
   async leaseMail(
     owner: string,
     now: number,
     leaseMs: number,
   ): Promise<WaitlistMailJob | undefined> {
-    const due = await this.db
+    const id = await leaseNextJob(this.db, 'waitlist_mails', owner, now, leaseMs);
+    if (id === undefined) return undefined;
+    const job = await this.db
       .selectFrom('waitlist_mails')
-      .select('id')
-      .where('done_at', 'is', null)
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => leaseFree(eb, owner, now))
-      .orderBy('next_attempt_at')
-      .orderBy('id')
-      .limit(LEASE_CANDIDATES)
-      .execute();
-    for (const { id } of due) {
-      const claimed = await this.db
-        .updateTable('waitlist_mails')
-        .set({
-          lease_owner: owner,
-          lease_until: now + leaseMs,
-          attempts: sql<number>`attempts + 1`,
-        })
-        .where('id', '=', id)
-        .where('done_at', 'is', null)
-        .where((eb) => leaseFree(eb, owner, now))
-        .returning(['id', 'kind', 'entry_id', 'offer_id', 'requested_at', 'attempts'])
-        .executeTakeFirst();
-      if (claimed) {
-        return {
-          id: claimed.id,
-          kind: claimed.kind as WaitlistMailKind,
-          entryId: claimed.entry_id,
-          offerId: claimed.offer_id,
-          requestedAt: claimed.requested_at,
-          attempts: claimed.attempts,
-        };
-      }
-    }
-    return undefined;
+      .select(['id', 'kind', 'entry_id', 'offer_id', 'requested_at', 'attempts'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    return {
+      id: job.id,
+      kind: job.kind as WaitlistMailKind,
+      entryId: job.entry_id,
+      offerId: job.offer_id,
+      requestedAt: job.requested_at,
+      attempts: job.attempts,
+    };
   }
 
   async completeMail(jobId: number, now: number): Promise<void> {
-    await this.db
-      .updateTable('waitlist_mails')
-      .set({ done_at: now, lease_owner: null, lease_until: null, last_error: null })
-      .where('id', '=', jobId)
-      .execute();
+    await completeJob(this.db, 'waitlist_mails', jobId, now);
   }
 
   async retryMail(
@@ -409,31 +382,8 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
     nextAttemptAt: number,
     error: string,
   ): Promise<void> {
-    await this.db
-      .updateTable('waitlist_mails')
-      .set({
-        next_attempt_at: nextAttemptAt,
-        lease_owner: null,
-        lease_until: null,
-        last_error: error.slice(0, 500),
-      })
-      .where('id', '=', jobId)
-      .where('lease_owner', '=', owner)
-      .execute();
+    await retryJob(this.db, 'waitlist_mails', jobId, owner, nextAttemptAt, error);
   }
-}
-
-/** Free, lapsed, or this owner's own (its failure could not be written): as the outbox. */
-function leaseFree(
-  eb: ExpressionBuilder<StoreSchema, 'waitlist_mails'>,
-  owner: string,
-  now: number,
-) {
-  return eb.or([
-    eb('lease_until', 'is', null),
-    eb('lease_until', '<', now),
-    eb('lease_owner', '=', owner),
-  ]);
 }
 
 function toEntry(row: Selectable<WaitlistEntriesTable>): WaitlistEntry {
