@@ -13,6 +13,17 @@ import type {
 // "Rendering": one render path). Shared here because the backend never imports the
 // frontend's sources (STYLE "Direction of imports"): both sides import these types.
 
+declare global {
+  /**
+   * Browsers and Node both have AbortSignal; machines is built for neither (no DOM or Node
+   * types), so it names the one member both share. Where the platform's declaration is
+   * present this merges into it.
+   */
+  interface AbortSignal {
+    readonly aborted: boolean;
+  }
+}
+
 /**
  * What the route loaders read. In the browser it is the public API; in the products
  * process the server renderer installs one that calls the catalog services directly, so a
