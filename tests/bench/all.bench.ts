@@ -197,6 +197,7 @@ async function lighthouse(url: string): Promise<Record<string, number>> {
       categories: Record<string, { score: number | null }>;
       audits: Record<string, { numericValue?: number }>;
       runtimeError?: { code: string };
+      environment?: { benchmarkIndex?: number };
     };
     if (report.runtimeError) throw new Error(report.runtimeError.code);
     const score = (k: string) => Math.round((report.categories[k]?.score ?? NaN) * 100);
@@ -220,24 +221,57 @@ async function lighthouse(url: string): Promise<Record<string, number>> {
       SI: report.audits['speed-index']?.numericValue ?? NaN,
       TBT: report.audits['total-blocking-time']?.numericValue ?? NaN,
       CLS: report.audits['cumulative-layout-shift']?.numericValue ?? NaN,
+      benchmarkIndex: report.environment?.benchmarkIndex ?? NaN,
     };
   } finally {
     rmSync(out, { force: true });
   }
 }
 
-async function lighthouseRuns(url: string): Promise<Record<string, number>[]> {
-  const runs: Record<string, number>[] = [];
+/**
+ * RUNS Lighthouse runs of each URL, taken in turns (a, b, a, b, …) so that a page and its
+ * ceiling see the machine alike when its speed drifts during the run.
+ */
+async function lighthouseRuns(...urls: string[]): Promise<Record<string, number>[][]> {
+  const runs: Record<string, number>[][] = urls.map(() => []);
   for (let i = 0; i < RUNS; i += 1) {
-    try {
-      runs.push(await lighthouse(url));
-    } catch (error) {
-      notes.push(`Lighthouse ${url}: run ${i + 1} failed (${String(error)})`);
+    for (const [k, url] of urls.entries()) {
+      try {
+        runs[k]!.push(await lighthouse(url));
+      } catch (error) {
+        notes.push(`Lighthouse ${url}: run ${i + 1} failed (${String(error)})`);
+      }
     }
   }
-  const findings = lighthouseFindings.get(url);
-  if (findings?.length) notes.push(`Lighthouse ${url} loses points on: ${findings.join(', ')}`);
+  for (const url of urls) {
+    const findings = lighthouseFindings.get(url);
+    if (findings?.length) notes.push(`Lighthouse ${url} loses points on: ${findings.join(', ')}`);
+  }
   return runs;
+}
+
+/**
+ * The machine's floor: a document of one heading and one paragraph, no styles, no images,
+ * no script. What Lighthouse charges it is the browser's own work for any navigation here
+ * (creating the page's context, the first layout, the first paint) times the simulated CPU
+ * slowdown, and no page can score better. Its CPU benchmark index shows how fast this machine
+ * was during the run (Lighthouse's 4 × slowdown assumes a desktop of about 1500 to 2000).
+ */
+async function measureFloor(base: string): Promise<void> {
+  const html =
+    '<!doctype html><html lang="de"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<meta name="description" content="Die kleinste Seite: Maßstab der Messung.">' +
+    '<title>After Work Hamburg</title></head>' +
+    '<body><main><h1>After Work Hamburg</h1><p>Networking, Musik und Drinks.</p></main></body></html>';
+  writeFileSync(join(staticDir, 'assets', 'bench-floor.html'), html, { mode: 0o644 });
+  const [runs = []] = await lighthouseRuns(`${base}/assets/bench-floor.html`);
+  const pick = (k: string) => runs.map((r) => r[k]!).filter((v) => Number.isFinite(v));
+  const group = 'lighthouse floor (minimal page)';
+  row(group, 'performance', pick('performance'), 'score');
+  row(group, 'TBT', pick('TBT'), 'ms');
+  row(group, 'LCP', pick('LCP'), 'ms');
+  row(group, 'CPU benchmark index', pick('benchmarkIndex').map(Math.round), '');
 }
 
 /**
@@ -251,6 +285,7 @@ async function measureLighthouse(base: string, via: string): Promise<void> {
   }[];
   const merch = (await (await fetch(`${base}/api/merch`)).json()) as { slug: string }[];
   const event = events.find((e) => !e.past) ?? events[0];
+  await measureFloor(base);
   const pages: [string, string][] = [
     ['/', '/'],
     ['event page', `/events/${event?.slug}`],
@@ -258,11 +293,12 @@ async function measureLighthouse(base: string, via: string): Promise<void> {
     ['merch page', `/merch/${merch[0]?.slug}`],
   ];
   for (const [name, path] of pages) {
-    const runs = await lighthouseRuns(base + path);
-    const ceiling = await lighthouseRuns(
-      base +
-        (await staticCopy(base, path, name.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'home')),
+    const ceilingPath = await staticCopy(
+      base,
+      path,
+      name.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'home',
     );
+    const [runs = [], ceiling = []] = await lighthouseRuns(base + path, base + ceilingPath);
     const pick = (list: Record<string, number>[], k: string) =>
       list.map((r) => r[k]!).filter((v) => Number.isFinite(v));
     const group = `lighthouse ${name}`;
