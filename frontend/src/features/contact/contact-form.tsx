@@ -6,10 +6,17 @@ import { apiPost, errorText } from '@/lib/api-client';
 import { useHydrated } from '@/lib/use-hydrated';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/feedback';
+import {
+  ConsentField,
+  controlClass,
+  controlProps,
+  Field,
+  touchOnBlur,
+} from '@/components/ui/field';
 import styles from './contact.module.css';
 
-type Field = 'name' | 'email' | 'message' | 'consent';
-type Errors = Partial<Record<Field, string>>;
+type FieldName = 'name' | 'email' | 'message' | 'consent';
+type Errors = Partial<Record<FieldName, string>>;
 
 const EMPTY: ContactRequest = {
   name: '',
@@ -25,7 +32,7 @@ function validate(values: ContactRequest): Errors {
   if (result.success) return {};
   const errors: Errors = {};
   for (const issue of result.error.issues) {
-    const field = issue.path[0] as Field | undefined;
+    const field = issue.path[0] as FieldName | undefined;
     if (field && field in EMPTY && !errors[field]) errors[field] = issue.message;
   }
   return errors;
@@ -35,16 +42,17 @@ export function ContactForm() {
   const hydrated = useHydrated();
   const ids = { name: useId(), email: useId(), message: useId(), consent: useId() };
   const [values, setValues] = useState<ContactRequest>(EMPTY);
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const [touched, setTouched] = useState<Partial<Record<FieldName, boolean>>>({});
   const [status, setStatus] = useState<'idle' | 'sending' | 'sent'>('idle');
   const [serverError, setServerError] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const errors = validate(values);
-  const shown = (field: Field) => (touched[field] ? errors[field] : undefined);
+  const shown = (field: FieldName) => (touched[field] ? errors[field] : undefined);
 
   const set = <K extends keyof ContactRequest>(key: K, value: ContactRequest[K]) =>
     setValues((v) => ({ ...v, [key]: value }));
-  const blur = (field: Field) => () => setTouched((t) => ({ ...t, [field]: true }));
+  const blur = (field: FieldName) =>
+    touchOnBlur(() => setTouched((t) => ({ ...t, [field]: true })));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -83,8 +91,6 @@ export function ContactForm() {
     );
   }
 
-  const describedBy = (field: Field) => (shown(field) ? `${ids[field]}-error` : undefined);
-
   return (
     <form ref={formRef} className={styles.form} noValidate onSubmit={(e) => void submit(e)}>
       {serverError ? (
@@ -92,66 +98,42 @@ export function ContactForm() {
           <p>{serverError}</p>
         </Alert>
       ) : null}
-      <div className={styles.field}>
-        <label htmlFor={ids.name}>Name</label>
+      <Field id={ids.name} label="Name" error={shown('name')}>
         <input
-          id={ids.name}
-          className={styles.input}
+          {...controlProps(ids.name, shown('name'))}
+          className={controlClass}
           name="name"
           autoComplete="name"
           value={values.name}
           onChange={(e) => set('name', e.target.value)}
           onBlur={blur('name')}
-          aria-invalid={shown('name') ? true : undefined}
-          aria-describedby={describedBy('name')}
           required
         />
-        {shown('name') ? (
-          <p id={`${ids.name}-error`} className={styles.error}>
-            {shown('name')}
-          </p>
-        ) : null}
-      </div>
-      <div className={styles.field}>
-        <label htmlFor={ids.email}>E-Mail</label>
+      </Field>
+      <Field id={ids.email} label="E-Mail" error={shown('email')}>
         <input
-          id={ids.email}
-          className={styles.input}
+          {...controlProps(ids.email, shown('email'))}
+          className={controlClass}
           name="email"
           type="email"
           autoComplete="email"
           value={values.email}
           onChange={(e) => set('email', e.target.value)}
           onBlur={blur('email')}
-          aria-invalid={shown('email') ? true : undefined}
-          aria-describedby={describedBy('email')}
           required
         />
-        {shown('email') ? (
-          <p id={`${ids.email}-error`} className={styles.error}>
-            {shown('email')}
-          </p>
-        ) : null}
-      </div>
-      <div className={styles.field}>
-        <label htmlFor={ids.message}>Nachricht</label>
+      </Field>
+      <Field id={ids.message} label="Nachricht" error={shown('message')}>
         <textarea
-          id={ids.message}
-          className={styles.textarea}
+          {...controlProps(ids.message, shown('message'))}
+          className={controlClass}
           name="message"
           value={values.message}
           onChange={(e) => set('message', e.target.value)}
           onBlur={blur('message')}
-          aria-invalid={shown('message') ? true : undefined}
-          aria-describedby={describedBy('message')}
           required
         />
-        {shown('message') ? (
-          <p id={`${ids.message}-error`} className={styles.error}>
-            {shown('message')}
-          </p>
-        ) : null}
-      </div>
+      </Field>
       <div className={styles.trap} aria-hidden="true">
         <label htmlFor="contact-website">Website</label>
         <input
@@ -163,30 +145,18 @@ export function ContactForm() {
           onChange={(e) => set('website', e.target.value)}
         />
       </div>
-      <div>
-        <div className={styles.consent}>
-          <input
-            id={ids.consent}
-            type="checkbox"
-            checked={values.consent === true}
-            onChange={(e) => {
-              set('consent', e.target.checked as true);
-              setTouched((t) => ({ ...t, consent: true }));
-            }}
-            aria-invalid={shown('consent') ? true : undefined}
-            aria-describedby={describedBy('consent')}
-          />
-          <label htmlFor={ids.consent}>
-            Ich bin einverstanden, dass meine Angaben zur Beantwortung meiner Anfrage gespeichert
-            werden. Details in der <Link to={paths.datenschutz}>Datenschutzerklärung</Link>.
-          </label>
-        </div>
-        {shown('consent') ? (
-          <p id={`${ids.consent}-error`} className={styles.error}>
-            {shown('consent')}
-          </p>
-        ) : null}
-      </div>
+      <ConsentField
+        id={ids.consent}
+        checked={values.consent === true}
+        onChange={(checked) => {
+          set('consent', checked as true);
+          setTouched((t) => ({ ...t, consent: true }));
+        }}
+        error={shown('consent')}
+      >
+        Ich bin einverstanden, dass meine Angaben zur Beantwortung meiner Anfrage gespeichert
+        werden. Details in der <Link to={paths.datenschutz}>Datenschutzerklärung</Link>.
+      </ConsentField>
       <div>
         {/* Enabled once hydrated: before, the browser would send the form as a plain GET. */}
         <Button type="submit" disabled={!hydrated || status === 'sending'}>

@@ -6,6 +6,13 @@ import { errorText } from '@/lib/api-client';
 import { useHydrated } from '@/lib/use-hydrated';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/feedback';
+import {
+  ConsentField,
+  controlClass,
+  controlProps,
+  Field,
+  touchOnBlur,
+} from '@/components/ui/field';
 import { joinWaitlist } from './api';
 import styles from './waitlist.module.css';
 
@@ -21,8 +28,8 @@ export interface WaitlistJoinProps {
   units: readonly WaitlistUnit[];
 }
 
-type Field = 'email' | 'consent';
-type Errors = Partial<Record<Field, string>>;
+type FieldName = 'email' | 'consent';
+type Errors = Partial<Record<FieldName, string>>;
 
 // The messages of `waitlistJoinRequestSchema`, checked by hand so zod stays out of the
 // event page's chunk; the server checks the same with the schema.
@@ -58,13 +65,12 @@ export function WaitlistJoin({ units }: WaitlistJoinProps) {
   const [email, setEmail] = useState('');
   const [quantity, setQuantity] = useState(1);
   const [consent, setConsent] = useState(false);
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const [touched, setTouched] = useState<Partial<Record<FieldName, boolean>>>({});
   const [status, setStatus] = useState<'idle' | 'sending' | 'sent'>('idle');
   const [serverError, setServerError] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const errors = validate(email, consent);
-  const shown = (field: Field) => (touched[field] ? errors[field] : undefined);
-  const describedBy = (field: Field) => (shown(field) ? `${ids[field]}-error` : undefined);
+  const shown = (field: FieldName) => (touched[field] ? errors[field] : undefined);
   const chosen = units.find((u) => unitKey(u) === unit) ?? units[0];
 
   if (!chosen) return null;
@@ -134,11 +140,10 @@ export function WaitlistJoin({ units }: WaitlistJoinProps) {
             </Alert>
           ) : null}
           {units.length > 1 ? (
-            <div className={styles.field}>
-              <label htmlFor={ids.unit}>Ticketart</label>
+            <Field id={ids.unit} label="Ticketart">
               <select
                 id={ids.unit}
-                className={styles.input}
+                className={controlClass}
                 value={unit}
                 onChange={(e) => setUnit(e.target.value)}
               >
@@ -148,36 +153,27 @@ export function WaitlistJoin({ units }: WaitlistJoinProps) {
                   </option>
                 ))}
               </select>
-            </div>
+            </Field>
           ) : null}
-          <div className={styles.field}>
-            <label htmlFor={ids.email}>E-Mail</label>
+          <Field id={ids.email} label="E-Mail" error={shown('email')}>
             <input
-              id={ids.email}
-              className={styles.input}
+              {...controlProps(ids.email, shown('email'))}
+              className={controlClass}
               type="email"
               name="email"
               autoComplete="email"
               value={email}
               onChange={(e) => setEmail(e.target.value)}
-              onBlur={() => setTouched((t) => ({ ...t, email: true }))}
-              aria-invalid={shown('email') ? true : undefined}
-              aria-describedby={describedBy('email')}
+              onBlur={touchOnBlur(() => setTouched((t) => ({ ...t, email: true })))}
               required
               // The form opens on the visitor's request: the address is what comes next.
               autoFocus
             />
-            {shown('email') ? (
-              <p id={`${ids.email}-error`} className={styles.error}>
-                {shown('email')}
-              </p>
-            ) : null}
-          </div>
-          <div className={styles.field}>
-            <label htmlFor={ids.quantity}>Anzahl Plätze</label>
+          </Field>
+          <Field id={ids.quantity} label="Anzahl Plätze">
             <select
               id={ids.quantity}
-              className={styles.input}
+              className={controlClass}
               value={quantity}
               onChange={(e) => setQuantity(Number(e.target.value))}
             >
@@ -187,32 +183,20 @@ export function WaitlistJoin({ units }: WaitlistJoinProps) {
                 </option>
               ))}
             </select>
-          </div>
-          <div>
-            <div className={styles.consent}>
-              <input
-                id={ids.consent}
-                type="checkbox"
-                checked={consent}
-                onChange={(e) => {
-                  setConsent(e.target.checked);
-                  setTouched((t) => ({ ...t, consent: true }));
-                }}
-                aria-invalid={shown('consent') ? true : undefined}
-                aria-describedby={describedBy('consent')}
-              />
-              <label htmlFor={ids.consent}>
-                Ich bin einverstanden, dass meine E-Mail-Adresse für die Warteliste gespeichert wird
-                (bis nach dem Event oder bis zur Abmeldung). Details in der{' '}
-                <Link to={paths.datenschutz}>Datenschutzerklärung</Link>.
-              </label>
-            </div>
-            {shown('consent') ? (
-              <p id={`${ids.consent}-error`} className={styles.error}>
-                {shown('consent')}
-              </p>
-            ) : null}
-          </div>
+          </Field>
+          <ConsentField
+            id={ids.consent}
+            checked={consent}
+            onChange={(checked) => {
+              setConsent(checked);
+              setTouched((t) => ({ ...t, consent: true }));
+            }}
+            error={shown('consent')}
+          >
+            Ich bin einverstanden, dass meine E-Mail-Adresse für die Warteliste gespeichert wird
+            (bis nach dem Event oder bis zur Abmeldung). Details in der{' '}
+            <Link to={paths.datenschutz}>Datenschutzerklärung</Link>.
+          </ConsentField>
           <Button type="submit" block disabled={status === 'sending'}>
             {status === 'sending' ? 'Wird eingetragen …' : 'Auf die Warteliste'}
           </Button>
