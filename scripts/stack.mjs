@@ -62,6 +62,9 @@ http {
 
 /** Writes the nginx prefix directory; returns the args to run it. */
 export function prepareNginx({ dir, port, host, productsPort, checkoutPort, staticRoot }) {
+  // A fresh microcache, as a new container has: pages cached before a rebuild name bundles
+  // that the new build no longer has, and the first visitor after a restart would get one.
+  rmSync(join(dir, 'tmp', 'cache'), { recursive: true, force: true });
   for (const sub of ['conf/conf.d', 'conf/snippets', 'logs', 'tmp'])
     mkdirSync(join(dir, sub), { recursive: true });
   copyFileSync('/etc/nginx/mime.types', join(dir, 'conf/mime.types'));
