@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { errorText } from '@/lib/api-client';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/feedback';
+import { controlClass, controlProps, Field } from '@/components/ui/field';
 import { resendTickets } from './api';
 import styles from './tickets.module.css';
 
@@ -25,7 +26,6 @@ type Status =
  */
 export function ResendTicketsForm({ defaultEmail }: ResendTicketsFormProps) {
   const inputId = useId();
-  const errorId = useId();
   const [email, setEmail] = useState(defaultEmail ?? '');
   const [invalid, setInvalid] = useState(false);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
@@ -55,30 +55,27 @@ export function ResendTicketsForm({ defaultEmail }: ResendTicketsFormProps) {
           Keine Mail bekommen? Gib die Adresse deiner Bestellung ein, wir schicken dir deine
           gültigen Tickets noch einmal.
         </p>
-        <div className={styles.field}>
-          <label htmlFor={inputId}>E-Mail-Adresse</label>
+        <Field
+          id={inputId}
+          label="E-Mail-Adresse"
+          error={invalid ? INVALID_EMAIL : undefined}
+          className={styles.resendField}
+        >
           <input
-            id={inputId}
-            className={styles.input}
+            {...controlProps(inputId, invalid ? INVALID_EMAIL : undefined)}
+            className={controlClass}
             type="email"
             name="email"
             autoComplete="email"
             inputMode="email"
             required
             value={email}
-            aria-invalid={invalid || undefined}
-            aria-describedby={invalid ? errorId : undefined}
             onChange={(e) => {
               setEmail(e.target.value);
               if (status.kind !== 'sending') setStatus({ kind: 'idle' });
             }}
           />
-          {invalid ? (
-            <p id={errorId} className={styles.fieldError}>
-              {INVALID_EMAIL}
-            </p>
-          ) : null}
-        </div>
+        </Field>
         <Button type="submit" variant="secondary" disabled={status.kind === 'sending'}>
           {status.kind === 'sending' ? 'Wird gesendet …' : 'Tickets erneut senden'}
         </Button>
