@@ -64,20 +64,32 @@ export interface ConsentFieldProps {
   checked: boolean;
   onChange(checked: boolean): void;
   error?: string;
+  /** Checked or the form cannot be sent (the checkout's terms). */
+  required?: boolean;
   /** The consent's wording, with its link to the privacy page. */
   children: ReactNode;
+  className?: string;
 }
 
 /** A consent checkbox with its wording beside it and its error below. */
-export function ConsentField({ id, checked, onChange, error, children }: ConsentFieldProps) {
+export function ConsentField({
+  id,
+  checked,
+  onChange,
+  error,
+  required,
+  children,
+  className,
+}: ConsentFieldProps) {
   return (
-    <div>
+    <div className={className}>
       <div className={styles.consent}>
         <input
           {...controlProps(id, error)}
           type="checkbox"
           checked={checked}
           onChange={(e) => onChange(e.target.checked)}
+          required={required}
         />
         <label htmlFor={id}>{children}</label>
       </div>

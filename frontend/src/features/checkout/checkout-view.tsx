@@ -19,6 +19,7 @@ import { paths } from '@/config/paths';
 import { getInspect } from '@/lib/inspect';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/feedback';
+import { ConsentField } from '@/components/ui/field';
 import { liveCheckoutMachine, successUrl } from './checkout-api';
 import styles from './checkout.module.css';
 import { Totals } from '@/components/ui/totals';
@@ -162,22 +163,19 @@ export function CheckoutView({ items, coupon, totals, onLinesChanged }: Checkout
             if (accepted && canSubmit) actor.send(submission);
           }}
         >
-          <div className={styles.consent}>
-            <input
-              id={consentId}
-              type="checkbox"
-              checked={accepted}
-              onChange={(e) => setAccepted(e.target.checked)}
-              required
-            />
-            <label htmlFor={consentId}>
-              Ich akzeptiere die Teilnahmebedingungen und habe die{' '}
-              <Link to={paths.datenschutz} target="_blank" rel="noopener">
-                Datenschutzerklärung
-              </Link>{' '}
-              gelesen.
-            </label>
-          </div>
+          <ConsentField
+            id={consentId}
+            checked={accepted}
+            onChange={setAccepted}
+            required
+            className={styles.consent}
+          >
+            Ich akzeptiere die Teilnahmebedingungen und habe die{' '}
+            <Link to={paths.datenschutz} target="_blank" rel="noopener">
+              Datenschutzerklärung
+            </Link>{' '}
+            gelesen.
+          </ConsentField>
           <Button type="submit" block disabled={!accepted || !canSubmit || busy}>
             {busy ? 'Weiterleitung zur Zahlung …' : 'Zahlungspflichtig bestellen'}
           </Button>
