@@ -1,4 +1,5 @@
 export * from './schemas/wire.schemas.js';
+export * from './schemas/email.js';
 export * from './waitlist/waitlist.schemas.js';
 export * from './pricing/pricing.js';
 export * from './catalog/variants.js';

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { DEFAULT_CURRENCY, MAX_LINE_QUANTITY } from '../pricing/pricing.js';
+import { EMAIL_MAX_LENGTH, INVALID_EMAIL_MESSAGE } from './email.js';
+
+/** An address a visitor typed (schemas/email.ts: the same rule the forms check). */
+export const emailSchema = z.string().trim().email(INVALID_EMAIL_MESSAGE).max(EMAIL_MAX_LENGTH);
 
 /** Everything that crosses the wire between browser and API, validated on both sides. */
 
@@ -250,7 +254,7 @@ export const ticketLinkSchema = ticketSchema.pick({
 export type TicketLink = z.infer<typeof ticketLinkSchema>;
 
 export const ticketResendRequestSchema = z.object({
-  email: z.string().trim().email('Bitte gib eine gültige E-Mail-Adresse ein.').max(254),
+  email: emailSchema,
 });
 
 /** The embedded mailbox of `/mail-test` (DESIGN "E-mail"): a mail as it would have been sent. */
@@ -302,7 +306,7 @@ export type OrderSummary = z.infer<typeof orderSummarySchema>;
 
 export const contactRequestSchema = z.object({
   name: z.string().trim().min(2, 'Bitte gib deinen Namen ein.').max(120),
-  email: z.string().trim().email('Bitte gib eine gültige E-Mail-Adresse ein.').max(254),
+  email: emailSchema,
   message: z
     .string()
     .trim()

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailSchema } from '../schemas/wire.schemas.js';
 
 // DESIGN "Waiting list": what crosses the wire between the waiting-list pages and the API.
 
@@ -17,7 +18,7 @@ export const waitlistJoinRequestSchema = z.object({
     .int()
     .min(1, 'Bitte wähle mindestens 1 Platz.')
     .max(WAITLIST_MAX_QUANTITY, `Höchstens ${WAITLIST_MAX_QUANTITY} Plätze pro Eintrag.`),
-  email: z.string().trim().email('Bitte gib eine gültige E-Mail-Adresse ein.').max(254),
+  email: emailSchema,
   consent: z.literal(true, { error: 'Bitte stimme der Datenschutzerklärung zu.' }),
 });
 export type WaitlistJoinRequest = z.input<typeof waitlistJoinRequestSchema>;

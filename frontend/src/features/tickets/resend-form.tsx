@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { INVALID_EMAIL_MESSAGE, isEmailAddress } from '@awhh/machines';
 import { errorText } from '@/lib/api-client';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/feedback';
@@ -8,10 +9,6 @@ import styles from './tickets.module.css';
 
 export const RESEND_DONE_TEXT =
   'Falls es Tickets zu dieser Adresse gibt, schicken wir sie dir gleich noch einmal.';
-const INVALID_EMAIL = 'Bitte gib eine gültige E-Mail-Adresse ein.';
-
-/** The same rule as the server's schema in spirit: something@domain.tld, no spaces. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface ResendTicketsFormProps {
   defaultEmail?: string | null;
@@ -29,11 +26,12 @@ export function ResendTicketsForm({ defaultEmail }: ResendTicketsFormProps) {
   const [email, setEmail] = useState(defaultEmail ?? '');
   const [invalid, setInvalid] = useState(false);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const error = invalid ? INVALID_EMAIL_MESSAGE : undefined;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const value = email.trim();
-    if (!EMAIL.test(value) || value.length > 254) {
+    if (!isEmailAddress(value)) {
       setInvalid(true);
       return;
     }
@@ -55,14 +53,9 @@ export function ResendTicketsForm({ defaultEmail }: ResendTicketsFormProps) {
           Keine Mail bekommen? Gib die Adresse deiner Bestellung ein, wir schicken dir deine
           gültigen Tickets noch einmal.
         </p>
-        <Field
-          id={inputId}
-          label="E-Mail-Adresse"
-          error={invalid ? INVALID_EMAIL : undefined}
-          className={styles.resendField}
-        >
+        <Field id={inputId} label="E-Mail-Adresse" error={error} className={styles.resendField}>
           <input
-            {...controlProps(inputId, invalid ? INVALID_EMAIL : undefined)}
+            {...controlProps(inputId, error)}
             className={controlClass}
             type="email"
             name="email"

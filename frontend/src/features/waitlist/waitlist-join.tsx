@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { WAITLIST_MAX_QUANTITY } from '@awhh/machines';
+import { INVALID_EMAIL_MESSAGE, isEmailAddress, WAITLIST_MAX_QUANTITY } from '@awhh/machines';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
 import { useHydrated } from '@/lib/use-hydrated';
@@ -31,15 +31,12 @@ export interface WaitlistJoinProps {
 type FieldName = 'email' | 'consent';
 type Errors = Partial<Record<FieldName, string>>;
 
-// The messages of `waitlistJoinRequestSchema`, checked by hand so zod stays out of the
+// The rules of `waitlistJoinRequestSchema`, checked without zod so it stays out of the
 // event page's chunk; the server checks the same with the schema.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function validate(email: string, consent: boolean): Errors {
   const errors: Errors = {};
-  if (!EMAIL.test(email.trim()) || email.trim().length > 254) {
-    errors.email = 'Bitte gib eine gültige E-Mail-Adresse ein.';
-  }
+  if (!isEmailAddress(email)) errors.email = INVALID_EMAIL_MESSAGE;
   if (!consent) errors.consent = 'Bitte stimme der Datenschutzerklärung zu.';
   return errors;
 }
