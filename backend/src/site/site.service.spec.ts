@@ -7,9 +7,9 @@ import { createTestApp } from '../../test/support/test-app.js';
 
 // DESIGN "Rendering": the products process renders every page with the frontend's server
 // entry (built by `vite build --ssr`). These tests put a stand-in entry with the same
-// contract (machines render/render.contract.ts) beside a stand-in build, so they check the backend's side:
-// data straight from the catalog services, the HTML around the render, status codes,
-// headers, hints, the crawler decision, robots.txt and the sitemap. The real render is
+// contract (machines' render/render.contract.ts) beside a stand-in build, so they check the
+// backend's side: data straight from the catalog services, the HTML around the render,
+// status codes, headers, hints, the crawler decision, robots.txt and the sitemap. The real render is
 // checked in the browser (tests/e2e/ssr.spec.ts) and through nginx (tests/stack).
 
 const PUBLIC_URL = 'https://awhh.example';
