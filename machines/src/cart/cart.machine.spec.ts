@@ -11,8 +11,8 @@ function start(storage: KeyValueStorage = createMemoryStorage()) {
   return { actor, storage, ctx: () => actor.getSnapshot().context };
 }
 
-describe('SPEC §4 cart', () => {
-  it('SPEC §4: the initial state is the saved cart from browser storage', () => {
+describe('rules §4 cart', () => {
+  it('rules §4: the initial state is the saved cart from browser storage', () => {
     const storage = createMemoryStorage({
       [CART_STORAGE_KEY]: JSON.stringify([{ ...ticket, quantity: 2 }]),
       [COUPON_STORAGE_KEY]: JSON.stringify({ code: 'X', discountType: 'percent', discount: 10 }),
@@ -23,7 +23,7 @@ describe('SPEC §4 cart', () => {
     expect(actor.getSnapshot().value).toBe('filled');
   });
 
-  it('SPEC §4: the cart is empty when nothing is saved', () => {
+  it('rules §4: the cart is empty when nothing is saved', () => {
     const { ctx, actor } = start();
     expect(ctx()).toEqual({ items: [], coupon: null });
     expect(actor.getSnapshot().value).toBe('empty');
@@ -34,12 +34,12 @@ describe('SPEC §4 cart', () => {
     ['an object instead of a list', '{"id":"1"}'],
     ['a number', '42'],
     ['null', 'null'],
-  ])('SPEC §4: the cart is empty when the saved cart is invalid (%s)', (_, saved) => {
+  ])('rules §4: the cart is empty when the saved cart is invalid (%s)', (_, saved) => {
     const storage = createMemoryStorage({ [CART_STORAGE_KEY]: saved, [COUPON_STORAGE_KEY]: '[1' });
     expect(start(storage).ctx()).toEqual({ items: [], coupon: null });
   });
 
-  it('SPEC §4: invalid lines in a saved cart are dropped, valid ones kept and normalised', () => {
+  it('rules §4: invalid lines in a saved cart are dropped, valid ones kept and normalised', () => {
     const storage = createMemoryStorage({
       [CART_STORAGE_KEY]: JSON.stringify([
         null,
@@ -68,21 +68,21 @@ describe('SPEC §4 cart', () => {
     expect(ctx().items).toHaveLength(1);
   });
 
-  it('SPEC §4: adding an item already in the cart increases its quantity by the given quantity', () => {
+  it('rules §4: adding an item already in the cart increases its quantity by the given quantity', () => {
     const { actor, ctx } = start();
     actor.send({ type: 'cart.add', item: ticket, quantity: 2 });
     actor.send({ type: 'cart.add', item: ticket, quantity: 3 });
     expect(ctx().items).toEqual([{ ...ticket, quantity: 5 }]);
   });
 
-  it('SPEC §4: adding without a quantity adds 1', () => {
+  it('rules §4: adding without a quantity adds 1', () => {
     const { actor, ctx } = start();
     actor.send({ type: 'cart.add', item: ticket });
     actor.send({ type: 'cart.add', item: ticket });
     expect(ctx().items[0]!.quantity).toBe(2);
   });
 
-  it('SPEC §4: adding a new id adds a new line', () => {
+  it('rules §4: adding a new id adds a new line', () => {
     const { actor, ctx } = start();
     actor.send({ type: 'cart.add', item: ticket });
     actor.send({ type: 'cart.add', item: shirt });
@@ -90,7 +90,7 @@ describe('SPEC §4 cart', () => {
     expect(ctx().items[1]!.price).toBe(24.9);
   });
 
-  it('SPEC §3: an added item with a non-numeric price costs 0', () => {
+  it('rules §3: an added item with a non-numeric price costs 0', () => {
     const { actor, ctx } = start();
     actor.send({ type: 'cart.add', item: { id: '9', name: 'Gratis', price: 'n/a' } });
     expect(ctx().items[0]!.price).toBe(0);
@@ -103,7 +103,7 @@ describe('SPEC §4 cart', () => {
     expect(ctx().items).toEqual([]);
   });
 
-  it('SPEC §4: removing an item deletes its line', () => {
+  it('rules §4: removing an item deletes its line', () => {
     const { actor, ctx } = start();
     actor.send({ type: 'cart.add', item: ticket });
     actor.send({ type: 'cart.add', item: shirt });
@@ -112,7 +112,7 @@ describe('SPEC §4 cart', () => {
   });
 
   it.each([0, -1, -0.5, 0.4])(
-    'SPEC §4: setting a quantity of 0 or less removes the line (%p)',
+    'rules §4: setting a quantity of 0 or less removes the line (%p)',
     (quantity) => {
       const { actor, ctx } = start();
       actor.send({ type: 'cart.add', item: ticket, quantity: 3 });
@@ -122,14 +122,14 @@ describe('SPEC §4 cart', () => {
     },
   );
 
-  it('SPEC §4: setting a positive quantity replaces it', () => {
+  it('rules §4: setting a positive quantity replaces it', () => {
     const { actor, ctx } = start();
     actor.send({ type: 'cart.add', item: ticket, quantity: 3 });
     actor.send({ type: 'cart.setQuantity', id: '101', quantity: 7 });
     expect(ctx().items[0]!.quantity).toBe(7);
   });
 
-  it('SPEC §4: applying a coupon replaces any existing coupon', () => {
+  it('rules §4: applying a coupon replaces any existing coupon', () => {
     const { actor, ctx } = start();
     actor.send({
       type: 'cart.applyCoupon',
@@ -142,7 +142,7 @@ describe('SPEC §4 cart', () => {
     expect(ctx().coupon).toEqual({ code: 'B', discountType: 'fixed_cart', discount: 5 });
   });
 
-  it('SPEC §4: a coupon can be removed', () => {
+  it('rules §4: a coupon can be removed', () => {
     const { actor, ctx, storage } = start();
     actor.send({ type: 'cart.applyCoupon', coupon: { discountType: 'percent', discount: 10 } });
     actor.send({ type: 'cart.removeCoupon' });
@@ -150,7 +150,7 @@ describe('SPEC §4 cart', () => {
     expect(storage.getItem(COUPON_STORAGE_KEY)).toBeNull();
   });
 
-  it('SPEC §4: clearing the cart empties it and removes the coupon', () => {
+  it('rules §4: clearing the cart empties it and removes the coupon', () => {
     const { actor, ctx } = start();
     actor.send({ type: 'cart.add', item: ticket, quantity: 2 });
     actor.send({ type: 'cart.applyCoupon', coupon: { discountType: 'percent', discount: 10 } });
@@ -158,7 +158,7 @@ describe('SPEC §4 cart', () => {
     expect(ctx()).toEqual({ items: [], coupon: null });
   });
 
-  it('SPEC §4/§9: every change is saved under awhh.cart.v1 and awhh.coupon.v1', () => {
+  it('rules §4/§9: every change is saved under awhh.cart.v1 and awhh.coupon.v1', () => {
     const { actor, storage } = start();
     actor.send({ type: 'cart.add', item: ticket, quantity: 2 });
     expect(JSON.parse(storage.getItem(CART_STORAGE_KEY)!)).toEqual([{ ...ticket, quantity: 2 }]);
@@ -198,7 +198,7 @@ describe('SPEC §4 cart', () => {
     expect(b.ctx().items).toEqual([{ ...ticket, quantity: 2 }]);
   });
 
-  it('DESIGN: a line id is the product id, or productId:variationId for a variation', () => {
+  it('rules §3: a line id is the product id, or productId:variationId for a variation', () => {
     expect(cartItemId(101)).toBe('101');
     expect(cartItemId(101, 7)).toBe('101:7');
   });

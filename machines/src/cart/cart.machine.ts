@@ -1,11 +1,12 @@
 import { assign, not, setup } from 'xstate';
-import { MAX_LINE_QUANTITY, normalizePrice, normalizeQuantity } from '../pricing/pricing.js';
+import { normalizePrice, normalizeQuantity } from '../pricing/pricing.js';
 import { createMemoryStorage, type KeyValueStorage } from '../storage/storage.js';
+import { clampToLimit } from './cart.limits.js';
 import { normalizeCartItem, normalizeCoupon, readCart, writeCart } from './cart.storage.js';
 import type { CartContext, CartEvent } from './cart.types.js';
 
 /**
- * The cart of SPEC §4. The storage adapter is injected: localStorage in the browser,
+ * The cart of rules §4. The storage adapter is injected: localStorage in the browser,
  * memory in tests. Every transition that changes the context ends in `persist`.
  */
 export function createCartMachine(storage: KeyValueStorage) {
@@ -21,11 +22,16 @@ export function createCartMachine(storage: KeyValueStorage) {
           const incoming = normalizeCartItem(event.item, event.quantity ?? 1);
           if (!incoming) return context.items;
           const existing = context.items.find((i) => i.id === incoming.id);
-          if (!existing) return [...context.items, incoming];
+          // The order limits: what does not fit is not added (the cart says why).
+          if (!existing) {
+            const quantity = clampToLimit(context.items, incoming, incoming.quantity);
+            return quantity < 1 ? context.items : [...context.items, { ...incoming, quantity }];
+          }
+          const line = { ...existing, maxPerOrder: incoming.maxPerOrder ?? existing.maxPerOrder };
+          const quantity = clampToLimit(context.items, line, existing.quantity + incoming.quantity);
+          // Adding never takes away what the line already holds.
           return context.items.map((i) =>
-            i === existing
-              ? { ...i, quantity: Math.min(i.quantity + incoming.quantity, MAX_LINE_QUANTITY) }
-              : i,
+            i === existing ? { ...line, quantity: Math.max(quantity, existing.quantity) } : i,
           );
         },
       }),
@@ -38,11 +44,15 @@ export function createCartMachine(storage: KeyValueStorage) {
       setQuantity: assign({
         items: ({ context, event }) => {
           if (event.type !== 'cart.setQuantity') return context.items;
-          // A value that is no number at all changes nothing; 0 or less removes (SPEC §4).
+          // A value that is no number at all changes nothing; 0 or less removes (rules §4).
           const quantity = normalizeQuantity(event.quantity, Number.NaN);
           if (Number.isNaN(quantity)) return context.items;
           if (quantity <= 0) return context.items.filter((i) => i.id !== event.id);
-          return context.items.map((i) => (i.id === event.id ? { ...i, quantity } : i));
+          return context.items.map((i) =>
+            i.id === event.id
+              ? { ...i, quantity: Math.max(1, clampToLimit(context.items, i, quantity)) }
+              : i,
+          );
         },
       }),
       updateLines: assign({

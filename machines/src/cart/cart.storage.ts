@@ -21,7 +21,7 @@ function optionalId(value: unknown): number | undefined {
 }
 
 /**
- * SPEC §3 normalisation of one line: price not numeric → 0, quantity whole (default 1).
+ * rules §3 normalisation of one line: price not numeric → 0, quantity whole (default 1).
  * Returns null for something that cannot be a line (no id or name, quantity below 1).
  */
 export function normalizeCartItem(raw: unknown, quantity?: unknown): CartItem | null {
@@ -41,6 +41,8 @@ export function normalizeCartItem(raw: unknown, quantity?: unknown): CartItem | 
   if (currency) item.currency = currency;
   if (productId) item.productId = productId;
   if (variationId) item.variationId = variationId;
+  const maxPerOrder = optionalId(input.maxPerOrder);
+  if (maxPerOrder) item.maxPerOrder = maxPerOrder;
   return item;
 }
 
@@ -61,7 +63,7 @@ function readJson(storage: KeyValueStorage, key: string): unknown {
   }
 }
 
-/** SPEC §4: the saved cart, or an empty one when absent or invalid; never throws. */
+/** rules §4: the saved cart, or an empty one when absent or invalid; never throws. */
 export function readCart(storage: KeyValueStorage): CartContext {
   const rawItems = readJson(storage, CART_STORAGE_KEY);
   const items: CartItem[] = [];
@@ -78,7 +80,7 @@ export function readCart(storage: KeyValueStorage): CartContext {
   return { items, coupon: normalizeCoupon(readJson(storage, COUPON_STORAGE_KEY)) };
 }
 
-/** SPEC §4/§9: every change is saved; a full or blocked storage must not break the cart. */
+/** rules §4/§9: every change is saved; a full or blocked storage must not break the cart. */
 export function writeCart(storage: KeyValueStorage, context: CartContext): void {
   try {
     storage.setItem(CART_STORAGE_KEY, JSON.stringify(context.items));

@@ -1,6 +1,6 @@
 import type { CartItem, Coupon } from '../schemas/wire.schemas.js';
 
-/** DESIGN: fixed names, versioned so that a future shape can migrate. */
+/** rules §9: fixed names, versioned so that a future shape can migrate. */
 export const CART_STORAGE_KEY = 'awhh.cart.v1';
 export const COUPON_STORAGE_KEY = 'awhh.coupon.v1';
 
@@ -32,7 +32,7 @@ export type CartEvent =
   | { type: 'cart.update'; lines: LineUpdate[] }
   | { type: 'cart.restore' };
 
-/** DESIGN: a line's id is the product id, or productId:variationId for a variation. */
+/** rules §3: a line's id is the product id, or productId:variationId for a variation. */
 export function cartItemId(productId: number, variationId?: number | null): string {
   return variationId ? `${productId}:${variationId}` : String(productId);
 }

@@ -1,6 +1,6 @@
 import { variantLabel, variantLineName } from './variants.js';
 
-describe('variation names (DESIGN "Everything the shop sells")', () => {
+describe('variation names (rules "Everything the shop sells")', () => {
   it('names a variation line "{product} – {option values}"', () => {
     expect(variantLineName('Sommer-Afterwork', [{ name: 'Ticket', option: 'VIP' }])).toBe(
       'Sommer-Afterwork – VIP',

@@ -9,7 +9,7 @@ export function variantLabel(attributes: readonly VariantAttribute[]): string {
 }
 
 /**
- * DESIGN "Everything the shop sells": a variation's line is named
+ * rules "Everything the shop sells": a variation's line is named
  * "{product} – {option values}" ("Sommer-Afterwork – VIP") in cart, checkout, the
  * payment page, the success page and the order.
  */

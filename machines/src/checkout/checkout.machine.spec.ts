@@ -38,8 +38,8 @@ function start(createSession: (req: CheckoutRequest) => Promise<CheckoutResponse
   return { actor: createActor(machine).start(), requests, redirects };
 }
 
-describe('SPEC §7 checkout request', () => {
-  it('SPEC §7: builds line_items with name, amount, quantity, currency and images, plus productId/variationId', () => {
+describe('rules §7 checkout request', () => {
+  it('rules §7: builds line_items with name, amount, quantity, currency and images, plus productId/variationId', () => {
     expect(buildCheckoutRequest({ ...submit }).line_items).toEqual([
       {
         name: 'Ticket',
@@ -61,7 +61,7 @@ describe('SPEC §7 checkout request', () => {
     ]);
   });
 
-  it('SPEC §9: the default currency of checkout lines is eur, unless the item has one', () => {
+  it('rules §9: the default currency of checkout lines is eur, unless the item has one', () => {
     const [line] = buildCheckoutRequest({
       ...submit,
       items: [{ ...items[0]!, currency: 'usd' }],
@@ -69,7 +69,7 @@ describe('SPEC §7 checkout request', () => {
     expect(line!.currency).toBe('usd');
   });
 
-  it('SPEC §7: success_url from the caller, cancel_url the current page, payment_method default card, coupon or null', () => {
+  it('rules §7: success_url from the caller, cancel_url the current page, payment_method default card, coupon or null', () => {
     const body = buildCheckoutRequest(submit);
     expect(body.success_url).toBe(submit.successUrl);
     expect(body.cancel_url).toBe('https://awhh.de/checkout');
@@ -87,8 +87,8 @@ describe('SPEC §7 checkout request', () => {
   });
 });
 
-describe('SPEC §4 checkout machine', () => {
-  it('SPEC §4: sends the cart to the server and redirects to the URL it returns', async () => {
+describe('rules §4 checkout machine', () => {
+  it('rules §4: sends the cart to the server and redirects to the URL it returns', async () => {
     const { actor, requests, redirects } = start(async () => ({
       id: 'cs_1',
       url: 'https://pay.example/cs_1',
@@ -101,7 +101,7 @@ describe('SPEC §4 checkout machine', () => {
     expect(actor.getSnapshot().context.sessionId).toBe('cs_1');
   });
 
-  it('SPEC §7: an answer without url fails with a clear message and no redirect', async () => {
+  it('rules §7: an answer without url fails with a clear message and no redirect', async () => {
     const { actor, redirects } = start(async () => ({ id: 'cs_1' }));
     actor.send(submit);
     await waitFor(actor, (s) => s.matches('failed'));
@@ -137,6 +137,42 @@ describe('SPEC §4 checkout machine', () => {
     actor.send({ type: 'checkout.retry' });
     await waitFor(actor, (s) => s.matches('redirecting'));
     expect(requests).toHaveLength(2);
+  });
+
+  it.each([
+    [
+      'an order limit (400)',
+      {
+        statusCode: 400,
+        error: 'Bad Request',
+        message:
+          'Von „Ticket“ sind höchstens 10 pro Bestellung möglich. Bitte verringere die Anzahl im Warenkorb.',
+      },
+    ],
+    [
+      'too many open checkouts from one address (429)',
+      {
+        statusCode: 429,
+        error: 'Too Many Requests',
+        message:
+          'Von deinem Anschluss aus sind schon 3 Bestellungen offen, die noch nicht bezahlt sind. Bitte schließe eine davon ab oder versuche es in 30 Minuten erneut – dein Warenkorb bleibt erhalten.',
+      },
+    ],
+  ])("%s: the server's message is shown and the cart stays as it was", async (_what, body) => {
+    const cart = createActor(createCartMachine(createMemoryStorage())).start();
+    for (const item of items) cart.send({ type: 'cart.add', item, quantity: item.quantity });
+    const before = cart.getSnapshot().context;
+    const { actor, redirects } = start(async () => {
+      throw new CheckoutError(body);
+    });
+    actor.send({ ...submit, items: cart.getSnapshot().context.items });
+    await waitFor(actor, (s) => s.matches('failed'));
+    expect(actor.getSnapshot().context.error).toBe(body.message);
+    expect(actor.getSnapshot().context.problem).toEqual(body);
+    expect(redirects).toEqual([]);
+    expect(cart.getSnapshot().context).toEqual(before);
+    // Once the visitor changed the cart, the order can be sent again.
+    expect(actor.getSnapshot().can(submit)).toBe(true);
   });
 
   it('an empty cart cannot be submitted', () => {

@@ -29,7 +29,7 @@ export type CheckoutEvent =
   | { type: 'checkout.reset' };
 
 /**
- * SPEC §4: checkout sends the cart to the server and sends the browser to the returned
+ * rules §4: checkout sends the cart to the server and sends the browser to the returned
  * URL. The cart itself is never touched here, so a failure keeps it as it was.
  */
 export const checkoutMachine = setup({

@@ -9,17 +9,17 @@ import type {
 export interface CheckoutSubmission {
   items: readonly CartItem[];
   coupon: Coupon | null;
-  /** Where the provider sends the buyer after paying (supplied by the caller, SPEC §7). */
+  /** Where the provider sends the buyer after paying (supplied by the caller, rules §7). */
   successUrl: string;
-  /** The current page address (SPEC §7). */
+  /** The current page address (rules §7). */
   cancelUrl: string;
   paymentMethod?: string;
   email?: string;
-  /** DESIGN "Waiting list": the offer token from /waitlist/offer/{token}. */
+  /** rules "Waiting list": the offer token from /waitlist/offer/{token}. */
   waitlistOffer?: string;
 }
 
-/** SPEC §3/§7 line item; productId/variationId per DESIGN so the server can re-price. */
+/** rules §3/§7 line item; productId/variationId so the server can re-price it. */
 export function toCheckoutLineItem(item: CartItem): CheckoutLineItem {
   const productId = item.productId ?? Number.parseInt(item.id, 10);
   const line: CheckoutLineItem = {
@@ -34,7 +34,7 @@ export function toCheckoutLineItem(item: CartItem): CheckoutLineItem {
   return line;
 }
 
-/** SPEC §7: the body of POST /api/checkout/session. */
+/** rules §7: the body of POST /api/checkout/session. */
 export function buildCheckoutRequest(submission: CheckoutSubmission): CheckoutRequest {
   const request: CheckoutRequest = {
     line_items: submission.items.map(toCheckoutLineItem),

@@ -6,9 +6,10 @@ import {
   type DoorEvent,
   type DoorRestored,
   DOOR_CODE_EMPTY_MESSAGE,
+  isDoorSession,
   VERDICT_MS,
 } from './door.machine.js';
-import type { DoorEventSummary, DoorVerdict } from './door.types.js';
+import type { DoorEventSummary, DoorFailure, DoorUnlocked, DoorVerdict } from './door.types.js';
 
 type AnyEvent = { type: string; [key: string]: unknown };
 type Verify = { text: string; eventId: number };
@@ -49,7 +50,7 @@ const EVENTS: AnyEvent[] = [
   },
   { type: 'door.unlock', code: '  ' },
   { type: 'door.unlock', code: '4711' },
-  { type: 'xstate.done.actor.listEvents', output: [EVENT] },
+  { type: 'xstate.done.actor.listEvents', output: { events: [EVENT], code: 'door.sitzung' } },
   { type: 'xstate.error.actor.listEvents', error: failure(401, 'Der Türcode stimmt nicht.') },
   { type: 'xstate.error.actor.listEvents', error: failure(429, 'Zu viele Versuche.', 300) },
   { type: 'xstate.error.actor.listEvents', error: failure(0, 'Keine Verbindung.') },
@@ -75,7 +76,7 @@ function quietMachine(forgotten: { count: number }) {
   return doorMachine.provide({
     actors: {
       restoreDoor: fromPromise<DoorRestored>(pending),
-      listEvents: fromPromise<DoorEventSummary[], { code: string }>(pending),
+      listEvents: fromPromise<DoorUnlocked, { code: string }>(pending),
       downloadEvent: fromPromise<void, { code: string; eventId: number }>(pending),
       verifyScan: fromPromise<DoorVerdict, Verify>(pending),
       syncInBackground: fromCallback(() => () => {}),
@@ -107,7 +108,7 @@ function checkInvariants(state: string, context: DoorContext) {
   if (state === 'lockedOut') expect(context.retryAfterSeconds).toBeGreaterThan(0);
 }
 
-describe('door machine, model-based (DESIGN "Tickets and the door")', () => {
+describe('door machine, model-based (rules "Tickets and the door")', () => {
   // getShortestPaths rather than createTestModel: the test model refuses machines with
   // invocations and delays, and the door's I/O is exactly that (answered by EVENTS here).
   const paths = getShortestPaths(quietMachine({ count: 0 }), {
@@ -163,23 +164,34 @@ describe('door machine, with its actors', () => {
     for (let i = 0; i < 5; i += 1) await Promise.resolve();
   };
 
+  /** A fresh device: nothing saved from an earlier visit. */
+  const nothingSaved = () =>
+    fromPromise<DoorRestored>(async () => ({
+      code: null,
+      eventId: null,
+      events: [],
+      hasList: false,
+    }));
+
+  type DoorAnswer = DoorUnlocked | DoorFailure;
+  /** The door API's answers to the unlock requests, in turn: a failure is thrown. */
+  const answering = (answers: DoorAnswer[]) =>
+    fromPromise<DoorUnlocked, { code: string }>(async () => {
+      const answer = answers.shift()!;
+      if ('status' in answer) throw answer;
+      return answer;
+    });
+
   it('empty code → message; wrong code → refused; too many → locked out until Retry-After', async () => {
-    const answers = [
+    const answers: DoorAnswer[] = [
       failure(401, 'Der Türcode stimmt nicht.'),
       failure(429, 'Zu viele Versuche. Bitte warte 5 Minuten.', 300),
     ];
     const actor = createActor(
       doorMachine.provide({
         actors: {
-          restoreDoor: fromPromise<DoorRestored>(async () => ({
-            code: null,
-            eventId: null,
-            events: [],
-            hasList: false,
-          })),
-          listEvents: fromPromise<DoorEventSummary[], { code: string }>(async () => {
-            throw answers.shift();
-          }),
+          restoreDoor: nothingSaved(),
+          listEvents: answering(answers),
         },
       }),
     ).start();
@@ -193,11 +205,61 @@ describe('door machine, with its actors', () => {
     actor.send({ type: 'door.unlock', code: '0001' });
     await flush();
     expect(actor.getSnapshot().value).toBe('lockedOut');
-    // Nothing gets through while locked out.
-    actor.send({ type: 'door.unlock', code: '4711' });
-    expect(actor.getSnapshot().value).toBe('lockedOut');
     jest.advanceTimersByTime(300_000);
     expect(actor.getSnapshot().value).toBe('locked');
+    actor.stop();
+  });
+
+  it('locked out, the staff can still type the right code: the server always takes it', async () => {
+    const answers: DoorAnswer[] = [
+      failure(429, 'Zu viele falsche Türcodes aus diesem Netz.', 900),
+      { events: [], code: 'door-session' },
+    ];
+    const actor = createActor(
+      doorMachine.provide({
+        actors: {
+          restoreDoor: nothingSaved(),
+          listEvents: answering(answers),
+        },
+      }),
+    ).start();
+    await flush();
+    actor.send({ type: 'door.unlock', code: 'FALSCH' });
+    await flush();
+    expect(actor.getSnapshot().value).toBe('lockedOut');
+    actor.send({ type: 'door.unlock', code: 'Elbe-Einlass-7K2M' });
+    await flush();
+    expect(actor.getSnapshot().value).toBe('choosing');
+    expect(actor.getSnapshot().context.code).toBe('door-session');
+    actor.stop();
+  });
+
+  it('the typed code is traded for the door session, which the device keeps and sends from then on', async () => {
+    const sent: string[] = [];
+    const actor = createActor(
+      doorMachine.provide({
+        actors: {
+          restoreDoor: nothingSaved(),
+          listEvents: fromPromise<DoorUnlocked, { code: string }>(async ({ input }) => {
+            sent.push(input.code);
+            return { events: [EVENT], code: 'door.sitzung' };
+          }),
+          downloadEvent: fromPromise<void, { code: string; eventId: number }>(async ({ input }) => {
+            sent.push(input.code);
+          }),
+        },
+      }),
+    ).start();
+    await flush();
+    actor.send({ type: 'door.unlock', code: ' K7QM-3XPA-R9TB-2HNP ' });
+    await flush();
+    expect(actor.getSnapshot().value).toBe('choosing');
+    expect(actor.getSnapshot().context.code).toBe('door.sitzung');
+    actor.send({ type: 'event.choose', eventId: 42 });
+    await flush();
+    expect(sent).toEqual(['K7QM-3XPA-R9TB-2HNP', 'door.sitzung']);
+    expect(isDoorSession('door.sitzung')).toBe(true);
+    expect(isDoorSession('K7QM-3XPA-R9TB-2HNP')).toBe(false);
     actor.stop();
   });
 

@@ -1,7 +1,7 @@
 import { assign, emit, fromCallback, fromPromise, setup, type EventObject } from 'xstate';
-import type { DoorEventSummary, DoorFailure, DoorVerdict } from './door.types.js';
+import type { DoorEventSummary, DoorFailure, DoorUnlocked, DoorVerdict } from './door.types.js';
 
-// The door check-in page as a statechart (DESIGN "Tickets and the door"): the door code
+// The door check-in page as a statechart (rules "Tickets and the door"): the door code
 // unlocks it, the staff choose the event, its ticket list comes onto the device, then
 // scanning and a verdict per code. All I/O (network, IndexedDB, signature check) is
 // injected; the page provides it with `doorMachine.provide`.
@@ -12,6 +12,7 @@ export const DOOR_FALLBACK_MESSAGE = 'Das hat nicht geklappt. Bitte versuche es 
 export const VERDICT_MS = 2500;
 
 export interface DoorContext {
+  /** What the device sends: the typed door code until the server traded it for a session. */
   code: string | null;
   events: DoorEventSummary[];
   eventId: number | null;
@@ -59,6 +60,11 @@ export function doorFailure(error: unknown): DoorFailure {
   return { status: 0, message: DOOR_FALLBACK_MESSAGE };
 }
 
+/** A door session (`POST /api/checkin/session`) starts so; anything the staff type is a code. */
+export function isDoorSession(credential: string): boolean {
+  return credential.startsWith('door.');
+}
+
 const errorOf = (event: EventObject) => doorFailure((event as { error?: unknown }).error);
 
 export const doorMachine = setup({
@@ -71,8 +77,9 @@ export const doorMachine = setup({
     restoreDoor: fromPromise<DoorRestored>(async () => {
       throw new Error('restoreDoor must be provided');
     }),
-    // Checks the code against the server and keeps it on the device when it is right.
-    listEvents: fromPromise<DoorEventSummary[], { code: string }>(async () => {
+    // Checks the code against the server, trades it for a door session and keeps that on
+    // the device (never the code itself).
+    listEvents: fromPromise<DoorUnlocked, { code: string }>(async () => {
       throw new Error('listEvents must be provided');
     }),
     // The event's ticket list and the public key onto the device.
@@ -166,7 +173,11 @@ export const doorMachine = setup({
         input: ({ context }) => ({ code: context.code ?? '' }),
         onDone: {
           target: 'choosing',
-          actions: assign({ events: ({ event }) => event.output, error: null }),
+          actions: assign({
+            events: ({ event }) => event.output.events,
+            code: ({ event }) => event.output.code,
+            error: null,
+          }),
         },
         onError: [
           {
@@ -202,8 +213,20 @@ export const doorMachine = setup({
         ],
       },
     },
+    // The server locks an address out after wrong codes but always takes the right one
+    // (others on the venue's Wi-Fi must not lock the staff out): typing on stays possible.
     lockedOut: {
       after: { lockout: { target: 'locked', actions: assign({ retryAfterSeconds: 0 }) } },
+      on: {
+        'door.unlock': [
+          {
+            guard: 'hasCode',
+            target: 'unlocking',
+            actions: assign({ code: ({ event }) => event.code.trim() }),
+          },
+          { actions: assign({ error: DOOR_CODE_EMPTY_MESSAGE }) },
+        ],
+      },
     },
     choosing: {
       on: {

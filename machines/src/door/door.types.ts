@@ -1,4 +1,4 @@
-// Wire shapes of the door check-in API (DESIGN "Tickets and the door").
+// Wire shapes of the door check-in API (rules "Tickets and the door").
 
 /** One event the door can check in for (`GET /api/checkin/events`). */
 export interface DoorEventSummary {
@@ -8,6 +8,22 @@ export interface DoorEventSummary {
   venue: string | null;
   /** How many tickets the event has issued. */
   tickets: number;
+}
+
+/**
+ * The answer to `POST /api/checkin/session`: what a device sends instead of the door code
+ * (`Authorization: Bearer <token>`) until `expiresAt`, the end of the next day in Berlin.
+ */
+export interface DoorSession {
+  token: string;
+  expiresAt: string;
+}
+
+/** What unlocking gives the page: the events, and the credential to keep on the device. */
+export interface DoorUnlocked {
+  events: DoorEventSummary[];
+  /** The door session the typed code was traded for (or the saved session that worked). */
+  code: string;
 }
 
 export interface DoorTicket {

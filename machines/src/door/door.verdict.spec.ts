@@ -26,7 +26,7 @@ const ticket = (id: string, extra: Partial<DoorTicket> = {}): DoorTicket => ({
 const list = (...tickets: DoorTicket[]) => new Map(tickets.map((t) => [t.id, t]));
 const none = new Map<string, DoorCheckin>();
 
-describe('tokenFromInput (manual entry and camera, DESIGN "Tickets and the door")', () => {
+describe('tokenFromInput (manual entry and camera, rules "Tickets and the door")', () => {
   it('takes the bare token, trimmed', () => {
     expect(tokenFromInput(`  ${TOKEN}\n`)).toBe(TOKEN);
   });

@@ -9,13 +9,13 @@ import type {
   TicketClaims,
 } from './door.types.js';
 
-// The door's rules (DESIGN "Tickets and the door"), pure so they run offline on the
+// The door's rules (rules "Tickets and the door"), pure so they run offline on the
 // device and are tested here: what a scanned code means, given the signature check, the
 // downloaded ticket list and the check-ins this device knows of.
 
 /** A compact JWS: three base64url parts. */
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-/** Far above a real token (about 150 characters, TOOLCHAIN). */
+/** Far above a real token (about 150 characters for `{"t":"tkt_…","e":42,"s":1}`). */
 const MAX_TOKEN = 1000;
 
 /**

@@ -40,7 +40,7 @@ const HOUR = 60 * 60 * 1000;
 const since1996 = Date.UTC(1996, 0, 1);
 const until2100 = Date.UTC(2100, 0, 1);
 
-describe("Berlin's wall clock (DESIGN: dates in Europe/Berlin)", () => {
+describe('Berlin\'s wall clock (rules "Event page": dates in Europe/Berlin)', () => {
   it('agrees with the time zone database at any instant from 1996 on', () => {
     fc.assert(
       fc.property(fc.integer({ min: since1996, max: until2100 }), (instant) => {

@@ -19,7 +19,7 @@ function lastSundayAtOneUtc(year: number, month: number): number {
  * Sunday of March to the last Sunday of October.
  *
  * Computed from the EU rule rather than asked of Intl: a page's first Intl formatter costs
- * the browser tens of milliseconds on the main thread (DESIGN "Rendering", Total Blocking
+ * the browser tens of milliseconds on the main thread (rules "Rendering", Total Blocking
  * Time), and server and browser cannot disagree. berlin-time.spec.ts holds this to the time
  * zone database for every instant from 1996 on; should the EU end clock changes, it fails.
  */
@@ -69,7 +69,7 @@ export function berlinWallTimeToInstant(
   return guess - berlinOffset(first);
 }
 
-/** Start of the Berlin calendar day that contains `now` (DESIGN: past = before start of today). */
+/** Start of the Berlin calendar day that contains `now` (rules "Events": past = before start of today). */
 export function startOfBerlinDay(now: Date): Date {
   const p = berlinParts(now.getTime());
   return new Date(berlinWallTimeToInstant(p.year, p.month, p.day));

@@ -25,8 +25,8 @@ const product = (
   meta_data: metaData,
 });
 
-describe('SPEC §4/§5 next event', () => {
-  it('SPEC §3: event date meta keys in priority order', () => {
+describe('rules §4/§5 next event', () => {
+  it('rules §3: event date meta keys in priority order', () => {
     expect(EVENT_DATE_META_KEYS).toEqual([
       'event_date',
       'event_start_date',
@@ -36,13 +36,13 @@ describe('SPEC §4/§5 next event', () => {
     ]);
   });
 
-  it.each(EVENT_DATE_META_KEYS.map((k) => [k]))('SPEC §4: %s carries the event date', (key) => {
+  it.each(EVENT_DATE_META_KEYS.map((k) => [k]))('rules §4: %s carries the event date', (key) => {
     const resolved = resolveEventDate(product('a', [meta(key, '2026-12-04 19:00')]));
     expect(resolved?.key).toBe(key);
     expect(resolved?.date.toISOString()).toBe('2026-12-04T18:00:00.000Z');
   });
 
-  it('SPEC §4: the first key in priority order with a valid date wins', () => {
+  it('rules §4: the first key in priority order with a valid date wins', () => {
     const p = product('a', [
       meta('event_datetime', '2026-12-10T20:00:00+01:00'),
       meta('start_date', '2026-12-08'),
@@ -51,7 +51,7 @@ describe('SPEC §4/§5 next event', () => {
     expect(resolveEventDate(p)?.key).toBe('start_date');
   });
 
-  it('SPEC §5: an invalid event date does not count; the creation date is used', () => {
+  it('rules §5: an invalid event date does not count; the creation date is used', () => {
     const p = product(
       'a',
       [meta('event_date', '2026-02-31'), meta('date', 'morgen')],
@@ -60,7 +60,7 @@ describe('SPEC §4/§5 next event', () => {
     expect(resolveEventDate(p)).toMatchObject({ source: 'date_created' });
   });
 
-  it('SPEC §4: without a valid creation date the modification date is used', () => {
+  it('rules §4: without a valid creation date the modification date is used', () => {
     const p = {
       slug: 'a',
       date_created: 'kaputt',
@@ -70,7 +70,7 @@ describe('SPEC §4/§5 next event', () => {
     expect(resolveEventDate(p)).toMatchObject({ source: 'date_modified' });
   });
 
-  it('DESIGN: FooEvents and The Events Calendar keys are read after the spec keys', () => {
+  it('rules "Events": FooEvents and The Events Calendar keys are read after the §3 keys', () => {
     const foo = product('f', [
       meta('WooCommerceEventsDateMySQLFormat', '2026-12-05'),
       meta('WooCommerceEventsHour', '07'),
@@ -85,7 +85,7 @@ describe('SPEC §4/§5 next event', () => {
     expect(resolveEventDate(both)!.key).toBe('date');
   });
 
-  it('DESIGN: messy meta values (arrays, numbers, objects) never crash', () => {
+  it('rules "Events": messy meta values (arrays, numbers, objects) never crash', () => {
     expect(parseEventDate(['2026-12-04'])).not.toBeNull();
     expect(parseEventDate(1796400000)).toEqual(new Date(1796400000 * 1000));
     expect(parseEventDate({ date: '2026-12-04' })).toBeNull();
@@ -94,7 +94,7 @@ describe('SPEC §4/§5 next event', () => {
     expect(parseEventDate('1')).toBeNull();
   });
 
-  it('SPEC §4: the product list is sorted ascending by event date', () => {
+  it('rules §4: the product list is sorted ascending by event date', () => {
     const list = [
       product('c', [meta('event_date', '2026-12-20')]),
       product('a', [meta('event_date', '2026-12-01')]),
@@ -103,7 +103,7 @@ describe('SPEC §4/§5 next event', () => {
     expect(sortByEventDate(list).map((e) => e.product.slug)).toEqual(['a', 'b', 'c']);
   });
 
-  it('SPEC §4: the first entry is the next event, linked as /events/{slug}', () => {
+  it('rules §4: the first entry is the next event, linked as /events/{slug}', () => {
     const list = [
       product('spaeter', [meta('event_date', '2026-12-20')]),
       product('bald', [meta('event_date', '2026-12-01')]),
@@ -112,18 +112,18 @@ describe('SPEC §4/§5 next event', () => {
     expect(nextEventLink(list, NOW)).toBe('/events/bald');
   });
 
-  it('SPEC §4: the link is / when there is no event', () => {
+  it('rules §4: the link is / when there is no event', () => {
     expect(nextEventLink([], NOW)).toBe('/');
   });
 
   it.each([[''], ['   '], [null], [42], [undefined]])(
-    'SPEC §5: only products with a non-empty text slug count (%p)',
+    'rules §5: only products with a non-empty text slug count (%p)',
     (slug) => {
       expect(nextEventLink([product(slug, [meta('event_date', '2026-12-01')])], NOW)).toBe('/');
     },
   );
 
-  it('DESIGN: past events are excluded from the next-event link', () => {
+  it('rules "Events": past events are excluded from the next-event link', () => {
     const list = [
       product('vorbei', [meta('event_date', '2026-11-01')]),
       product('kommt', [meta('event_date', '2026-12-01')]),
@@ -132,7 +132,7 @@ describe('SPEC §4/§5 next event', () => {
     expect(nextEventLink([list[0]!], NOW)).toBe('/');
   });
 
-  it('DESIGN: an event earlier today still counts (past means before the start of today, Berlin)', () => {
+  it('rules "Events": an event earlier today still counts (past means before the start of today, Berlin)', () => {
     const lateEvening = new Date('2026-11-22T22:30:00Z'); // 23:30 in Berlin
     const list = [product('heute', [meta('event_date', '2026-11-22 18:00')])];
     expect(nextEventLink(list, lateEvening)).toBe('/events/heute');
@@ -140,7 +140,7 @@ describe('SPEC §4/§5 next event', () => {
     expect(nextEventLink(list, afterMidnight)).toBe('/');
   });
 
-  it('DESIGN: merchandise never becomes the next event, even on the day it is created', () => {
+  it('rules "Events": merchandise never becomes the next event, even on the day it is created', () => {
     const shirt = { ...product('shirt', [], '2026-11-22T09:00:00'), kind: 'product' as const };
     const event = {
       ...product('kommt', [meta('event_date', '2026-12-01')]),
@@ -150,7 +150,7 @@ describe('SPEC §4/§5 next event', () => {
     expect(nextEventLink([shirt], NOW)).toBe('/');
   });
 
-  it('DESIGN: an event is a product with event-date meta or in an events category', () => {
+  it('rules "Events": an event is a product with event-date meta or in an events category', () => {
     expect(isEventProduct(product('a', [meta('date', 'kaputt')]))).toBe(true);
     expect(isEventProduct({ ...product('b'), categories: [{ slug: 'Veranstaltungen' }] })).toBe(
       true,
@@ -161,7 +161,7 @@ describe('SPEC §4/§5 next event', () => {
     );
   });
 
-  it('DESIGN: venue from WooCommerceEventsLocation, location or venue', () => {
+  it('rules "Events": venue from WooCommerceEventsLocation, location or venue', () => {
     expect(venueOf(product('a', [meta('venue', 'Elbphilharmonie Plaza')]))).toBe(
       'Elbphilharmonie Plaza',
     );

@@ -1,7 +1,7 @@
 import type { MetaData } from '../schemas/wire.schemas.js';
 import { berlinWallTimeToInstant, startOfBerlinDay } from './berlin-time.js';
 
-/** SPEC §3: meta keys that can carry an event date, in priority order. */
+/** rules §3: meta keys that can carry an event date, in priority order. */
 export const EVENT_DATE_META_KEYS = [
   'event_date',
   'event_start_date',
@@ -10,13 +10,13 @@ export const EVENT_DATE_META_KEYS = [
   'event_datetime',
 ] as const;
 
-/** DESIGN: keys of the common event plugins, read after the spec's keys. */
+/** rules "Events": keys of the common event plugins, read after the keys of rules §3. */
 export const FOOEVENTS_DATE_KEY = 'WooCommerceEventsDateMySQLFormat';
 export const EVENTS_CALENDAR_DATE_KEY = '_EventStartDate';
 export const PLUGIN_DATE_META_KEYS = [FOOEVENTS_DATE_KEY, EVENTS_CALENDAR_DATE_KEY] as const;
 export const VENUE_META_KEYS = ['WooCommerceEventsLocation', 'location', 'venue'] as const;
 
-/** The fields of a feed product that the next-event rule reads (SPEC §3). */
+/** The fields of a feed product that the next-event rule reads (rules §3). */
 export interface DatedProduct {
   slug?: unknown;
   date_created?: string | null;
@@ -55,7 +55,7 @@ function validWallTime(y: number, mo: number, d: number, h: number, mi: number, 
 }
 
 /**
- * SPEC §5: a date counts only if it parses as a valid date. Values without a time zone
+ * rules §5: a date counts only if it parses as a valid date. Values without a time zone
  * are Berlin wall time (how WordPress and the event plugins store them); strings with an
  * offset or "Z" are instants; numbers are Unix timestamps (seconds or milliseconds).
  * WordPress meta may wrap the value in an array; objects never parse.
@@ -119,8 +119,8 @@ function fooEventsDate(product: DatedProduct): Date | null {
 }
 
 /**
- * SPEC §4: the first date-bearing meta key (priority order) whose value is a valid date;
- * then the plugin keys (DESIGN); else the creation date, then the modification date.
+ * rules §4: the first date-bearing meta key (priority order) whose value is a valid date;
+ * then the plugin keys (rules "Events"); else the creation date, then the modification date.
  */
 export function resolveEventDate(product: DatedProduct): ResolvedEventDate | null {
   for (const key of EVENT_DATE_META_KEYS) {
@@ -145,7 +145,7 @@ export function hasEventDateMeta(product: DatedProduct): boolean {
 }
 
 /**
- * DESIGN "Events are catalog products": an event is a product that carries an event-date
+ * rules "Events": an event is a product that carries an event-date
  * key or sits in an events category; everything else (shirts, tote bags) is merchandise.
  */
 export function isEventProduct(product: DatedProduct): boolean {
@@ -164,12 +164,12 @@ export function venueOf(product: DatedProduct): string | null {
   return null;
 }
 
-/** SPEC §5: only a non-empty text slug counts. */
+/** rules §5: only a non-empty text slug counts. */
 export function hasValidSlug<P extends DatedProduct>(product: P): product is P & { slug: string } {
   return typeof product.slug === 'string' && product.slug.trim() !== '';
 }
 
-/** DESIGN: an event dated before the start of today (Europe/Berlin) is past. */
+/** rules "Events": an event dated before the start of today (Europe/Berlin) is past. */
 export function isPastEvent(date: Date, now: Date): boolean {
   return date.getTime() < startOfBerlinDay(now).getTime();
 }
@@ -180,7 +180,7 @@ export interface DatedEvent<P> {
 }
 
 /**
- * SPEC §4: products with a valid slug, sorted ascending by event date. Ties keep the
+ * rules §4: products with a valid slug, sorted ascending by event date. Ties keep the
  * feed's order (a stable sort), so the organiser's order decides between equal dates.
  */
 export function sortByEventDate<P extends DatedProduct>(products: readonly P[]): DatedEvent<P>[] {
@@ -195,7 +195,7 @@ export function sortByEventDate<P extends DatedProduct>(products: readonly P[]):
   return dated.sort((a, b) => a.date.getTime() - b.date.getTime());
 }
 
-/** SPEC §4 + DESIGN: the first upcoming entry is the next event; past events never count. */
+/** rules §4: the first upcoming entry is the next event; past events never count. */
 export function selectNextEvent<P extends DatedProduct>(
   products: readonly P[],
   now: Date = new Date(),
@@ -203,7 +203,7 @@ export function selectNextEvent<P extends DatedProduct>(
   return sortByEventDate(products).find((entry) => !isPastEvent(entry.date, now)) ?? null;
 }
 
-/** SPEC §4: /events/{slug} of the next event, or / when there is none. */
+/** rules §4: /events/{slug} of the next event, or / when there is none. */
 export function nextEventLink(products: readonly DatedProduct[], now: Date = new Date()): string {
   const next = selectNextEvent(products, now);
   return next ? `/events/${encodeURIComponent(next.product.slug.trim())}` : '/';

@@ -10,7 +10,7 @@ import {
   formatTime,
 } from './dates.js';
 
-describe('German dates (DESIGN: dates in German, Europe/Berlin)', () => {
+describe('German dates (rules "Event page": dates in German, Europe/Berlin)', () => {
   const winter = '2026-12-04T18:00:00.000Z';
   const summer = '2026-06-12T17:00:00.000Z';
 

@@ -1,9 +1,10 @@
 import { berlinOffset, berlinParts, type BerlinParts } from '../events/berlin-time.js';
 
-// DESIGN: dates in German, Europe/Berlin. One definition for the pages React renders and
-// the HTML the server writes before any script runs, so the two can never differ. Written
-// out rather than asked of Intl.DateTimeFormat: see berlinOffset (Total Blocking Time); the
-// spec holds every form to Intl's de-DE output.
+// rules "Event page": dates in German, Europe/Berlin. One definition for the pages React
+// renders and the HTML the server writes before any script runs, so the two can never
+// differ. Written out rather than asked of Intl.DateTimeFormat (Total Blocking Time: see
+// docs/decisions/0004-dates-without-intl.md); dates.spec.ts holds every form to Intl's
+// de-DE output.
 
 const WEEKDAYS = ['Sonntag', 'Montag', 'Dienstag', 'Mittwoch', 'Donnerstag', 'Freitag', 'Samstag'];
 const MONTHS = [

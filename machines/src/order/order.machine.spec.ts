@@ -31,6 +31,8 @@ const paidSoldOut: OrderEvent = { ...paidHeld, reservationHeld: false, capacityR
 const handedOff: OrderEvent = { type: 'handoff.succeeded', catalogOrderId: '4711' };
 const refunded: OrderEvent = { type: 'refund.succeeded', refundReference: 're_1' };
 const refundedAtProvider: OrderEvent = { type: 'payment.refunded', refundReference: 're_9' };
+const disputeOpened: OrderEvent = { type: 'dispute.opened' };
+const disputeWon: OrderEvent = { type: 'dispute.won' };
 
 /** Creates an order and sends it the events the way the backend will: load, event, save. */
 function run(input: OrderInput, events: OrderEvent[]) {
@@ -44,7 +46,7 @@ function run(input: OrderInput, events: OrderEvent[]) {
   return { created, order, steps, effects: steps.flatMap((s) => s.effects) };
 }
 
-describe('DESIGN "The order\'s life": creation', () => {
+describe('rules "The order\'s life": creation', () => {
   it('an order with a total opens and waits for its payment, asking for nothing yet', () => {
     const { status, context, effects } = initialOrder(TOTALS);
     expect(status).toBe('open');
@@ -67,7 +69,7 @@ describe('DESIGN "The order\'s life": creation', () => {
     expect(effects).toEqual(['reservation.hold', 'tickets.issue', 'handoff.enqueue']);
   });
 
-  it('money is integer cents and the total is max(0, subtotal − discount) (DESIGN "Deliberate deviations")', () => {
+  it('money is integer cents and the total is max(0, subtotal − discount) (rules "Deliberate deviations")', () => {
     expect(() => initialOrder({ subtotal: 49.9, discount: 0, total: 49.9 })).toThrow();
     expect(() => initialOrder({ subtotal: 100, discount: 0, total: -1 })).toThrow();
     expect(() => initialOrder({ subtotal: 100, discount: 10, total: 100 })).toThrow();
@@ -75,7 +77,7 @@ describe('DESIGN "The order\'s life": creation', () => {
   });
 });
 
-describe('DESIGN "Webhook" and "Capacity": payment', () => {
+describe('rules "Webhook" and "Capacity": payment', () => {
   it('hasHeldReservation: a payment while the places are held pays the order, records the payment and asks for tickets and the hand-off', () => {
     const { order } = run(TOTALS, [paidHeld]);
     expect(order.status).toBe('paid');
@@ -153,7 +155,7 @@ describe('DESIGN "Webhook" and "Capacity": payment', () => {
   });
 });
 
-describe('DESIGN "Tickets and the door": a refund at the provider revokes the tickets', () => {
+describe('rules "Tickets and the door": a refund at the provider revokes the tickets', () => {
   it.each([
     ['paid', [paidHeld]],
     ['late payment accepted', [{ type: 'session.expired' } as const, paidLate]],
@@ -192,6 +194,57 @@ describe('DESIGN "Tickets and the door": a refund at the provider revokes the ti
       const { order } = run(TOTALS, [...events, refundedAtProvider]);
       expect(order.changed).toBe(false);
     }
+  });
+
+  it.each([
+    ['paid', [paidHeld], 'paid'],
+    ['late payment accepted', [{ type: 'session.expired' } as const, paidLate], 'paid'],
+    ['handed off', [paidHeld, handedOff], 'handedOff'],
+  ] as const)(
+    'a disputed %s order: tickets revoked once while the bank decides, places kept; won, they admit again',
+    (_name, before, after) => {
+      const opened = run(TOTALS, [...before, disputeOpened, disputeOpened]);
+      expect(opened.order).toMatchObject({ status: 'disputed', changed: false });
+      expect(opened.effects.filter((e) => e === 'tickets.revoke')).toHaveLength(1);
+      expect(opened.effects.filter((e) => e === 'reservation.release')).toHaveLength(
+        before.includes(paidLate) ? 1 : 0,
+      );
+      expect(toSessionStatus(opened.order.status)).toBe('paid');
+
+      const won = run(TOTALS, [...before, disputeOpened, disputeWon, disputeWon]);
+      expect(won.order).toMatchObject({ status: after, changed: false });
+      expect(won.effects.filter((e) => e === 'tickets.restore')).toHaveLength(1);
+    },
+  );
+
+  it('the hand-off goes on while disputed, and a won dispute then finds the order in WooCommerce', () => {
+    const { order, effects } = run(TOTALS, [paidHeld, disputeOpened, handedOff]);
+    expect(order).toMatchObject({ status: 'disputed', changed: true });
+    expect(order.context.catalogOrderId).toBe('4711');
+    expect(effects.filter((e) => e === 'reservation.settle')).toHaveLength(1);
+    expect(run(TOTALS, [paidHeld, disputeOpened, handedOff, disputeWon]).order.status).toBe(
+      'handedOff',
+    );
+  });
+
+  it('a refund of a disputed order releases its places and revokes nothing twice', () => {
+    const { order, effects } = run(TOTALS, [paidHeld, disputeOpened, refundedAtProvider]);
+    expect(order.status).toBe('refunded');
+    expect(effects.filter((e) => e === 'tickets.revoke')).toHaveLength(1);
+    expect(effects.filter((e) => e === 'reservation.release')).toHaveLength(1);
+  });
+
+  it('a dispute of an unpaid, free or refunded order, or a won dispute of an undisputed one, changes nothing', () => {
+    for (const events of [
+      [disputeOpened],
+      [{ type: 'session.expired' } as const, disputeOpened],
+      [paidHeld, disputeWon],
+      [paidHeld, refundedAtProvider, disputeOpened],
+      [paidSoldOut, disputeOpened],
+    ]) {
+      expect(run(TOTALS, events).order.changed).toBe(false);
+    }
+    expect(run(FREE, [disputeOpened]).order).toMatchObject({ status: 'paid', changed: false });
   });
 
   it("the provider's report of the server's own refund closes a pending refund without revoking again", () => {
@@ -241,7 +294,7 @@ describe('closing an open order', () => {
   });
 });
 
-describe('duplicates and late events are harmless (DESIGN "Webhook")', () => {
+describe('duplicates and late events are harmless (rules "Webhook")', () => {
   it('a second payment.succeeded after paid changes nothing, not even the payment reference', () => {
     const { order } = run(TOTALS, [
       paidHeld,
@@ -341,6 +394,7 @@ describe('restoring a stored order', () => {
       paid: 'paid',
       latePaymentAccepted: 'paid',
       handedOff: 'paid',
+      disputed: 'paid',
       expired: 'expired',
       canceled: 'canceled',
       refundPending: 'canceled',

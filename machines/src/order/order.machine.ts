@@ -32,19 +32,27 @@ export type {
 // What every way into a paid state, and into a refund, records and asks for.
 const PAY = ['recordPayment', 'reservation.hold', 'tickets.issue', 'handoff.enqueue'] as const;
 const REFUND = ['recordPayment', 'reservation.release', 'refund.request'] as const;
-// A paid order refunded at the provider: its places free up (DESIGN "Waiting list") and
-// its tickets stop admitting anyone (DESIGN "Tickets and the door").
+// A paid order refunded at the provider: its places free up (rules "Waiting list") and
+// its tickets stop admitting anyone (rules "Tickets and the door").
 const REFUNDED = {
   guard: 'wasPaidAtProvider',
   target: 'refunded',
   actions: ['recordRefund', 'reservation.release', 'tickets.revoke'],
 } as const;
 
+// A paid order whose payment the buyer's bank disputes: its tickets admit nobody while the
+// bank decides, its places stay taken (the shop may win), and WooCommerce keeps the order.
+const DISPUTED = {
+  guard: 'wasPaidAtProvider',
+  target: 'disputed',
+  actions: ['tickets.revoke'],
+} as const;
+
 // Effects are named actions without a body: the backend reads them from `transition`'s
 // action list and runs them itself, so the machine stays pure.
 const effect = () => {};
 
-/** DESIGN "Deliberate deviations": a total clamped at 0 needs no payment provider. */
+/** rules "Deliberate deviations": a total clamped at 0 needs no payment provider. */
 function isFreeOrder(context: Pick<OrderContext, 'total'>): boolean {
   return context.total === 0;
 }
@@ -65,9 +73,9 @@ function orderContextOf(input: OrderInput): OrderContext {
 }
 
 /**
- * DESIGN "The order's life": one machine owns every order state; the backend loads an
+ * rules "The order's life": one machine owns every order state; the backend loads an
  * order, sends it one neutral event and saves the result. States only move forward, so a
- * duplicate or late event finds no transition and changes nothing (DESIGN "Webhook").
+ * duplicate or late event finds no transition and changes nothing (rules "Webhook").
  */
 export const orderMachine = setup({
   types: {
@@ -83,7 +91,8 @@ export const orderMachine = setup({
     'handoff.enqueue': effect,
     'refund.request': effect,
     'tickets.revoke': effect,
-    // The payment's reference and the buyer as the payment page collected them (DESIGN
+    'tickets.restore': effect,
+    // The payment's reference and the buyer as the payment page collected them (rules
     // "Everything the shop sells"); a missing value never erases a known one.
     recordPayment: assign(({ context, event }) =>
       event.type === 'payment.succeeded' || event.type === 'payment.pending'
@@ -108,14 +117,17 @@ export const orderMachine = setup({
     }),
   },
   guards: {
-    // DESIGN "Deliberate deviations": a total clamped at 0 needs no payment provider.
+    // rules "Deliberate deviations": a total clamped at 0 needs no payment provider.
     isFree: ({ context }) => isFreeOrder(context),
     // A free order took no money, so no provider can refund it.
     wasPaidAtProvider: ({ context }) => !isFreeOrder(context),
     hasHeldReservation: ({ event }) => event.type === 'payment.succeeded' && event.reservationHeld,
-    // DESIGN "Capacity": a payment after its reservation lapsed is accepted if capacity remains.
+    // rules "Capacity": a payment after its reservation lapsed is accepted if capacity remains.
     hasCapacityForLatePayment: ({ event }) =>
       event.type === 'payment.succeeded' && event.capacityRemains,
+    wasHandedOff: ({ context }) => context.catalogOrderId !== null,
+    // A repeated hand-off (its job's lease ran out mid-way) records nothing twice.
+    awaitsHandoff: ({ context }) => context.catalogOrderId === null,
   },
 }).createMachine({
   id: 'order',
@@ -185,7 +197,7 @@ export const orderMachine = setup({
         'payment.failed': { target: 'canceled', actions: 'reservation.release' },
       },
     },
-    // DESIGN "Webhook": a paid session becomes a paid order exactly once and is handed to
+    // rules "Webhook": a paid session becomes a paid order exactly once and is handed to
     // WooCommerce; only the hand-off's success leaves this state.
     paid: {
       on: {
@@ -194,6 +206,7 @@ export const orderMachine = setup({
           actions: ['recordHandoff', 'reservation.settle'],
         },
         'payment.refunded': REFUNDED,
+        'dispute.opened': DISPUTED,
       },
     },
     // Paid like any other order, with places taken again from what remained.
@@ -204,14 +217,36 @@ export const orderMachine = setup({
           actions: ['recordHandoff', 'reservation.settle'],
         },
         'payment.refunded': REFUNDED,
+        'dispute.opened': DISPUTED,
       },
     },
-    // In WooCommerce now; only a refund at the provider moves it on.
+    // In WooCommerce now; only a refund or a dispute at the provider moves it on.
     handedOff: {
-      on: { 'payment.refunded': REFUNDED },
+      on: { 'payment.refunded': REFUNDED, 'dispute.opened': DISPUTED },
+    },
+    // The bank decides; the hand-off goes on meanwhile. Won, the order is paid again (in
+    // WooCommerce or on its way there) and its tickets admit again; lost, it stays here with
+    // its tickets revoked, and the organizer settles it in WooCommerce.
+    disputed: {
+      on: {
+        'handoff.succeeded': {
+          guard: 'awaitsHandoff',
+          target: 'disputed',
+          actions: ['recordHandoff', 'reservation.settle'],
+        },
+        'dispute.won': [
+          { guard: 'wasHandedOff', target: 'handedOff', actions: 'tickets.restore' },
+          { target: 'paid', actions: 'tickets.restore' },
+        ],
+        // The tickets are revoked already.
+        'payment.refunded': {
+          target: 'refunded',
+          actions: ['recordRefund', 'reservation.release'],
+        },
+      },
     },
     // Money can still arrive for a closed order (a slow payment, a session the server gave
-    // up on): DESIGN "Capacity" accepts it if the places are still there, else refunds it.
+    // up on): rules "Capacity" accepts it if the places are still there, else refunds it.
     expired: {
       on: {
         'payment.succeeded': [
@@ -317,13 +352,16 @@ export function transitionOrder(
 /**
  * The status the API reports for an order (`sessionStatusSchema`): every paid state is
  * `paid`; a refunded late payment is `canceled`, and the success page tells the buyer it
- * was refunded (DESIGN "Capacity").
+ * was refunded (rules "Capacity").
  */
 export function toSessionStatus(status: OrderStatus): SessionStatus {
   switch (status) {
+    // A disputed order is paid until the bank decides otherwise; its tickets say they are
+    // revoked meanwhile.
     case 'paid':
     case 'latePaymentAccepted':
     case 'handedOff':
+    case 'disputed':
       return 'paid';
     case 'refundPending':
     case 'refunded':

@@ -45,6 +45,8 @@ const EVENTS: OrderEvent[] = [
   { type: 'handoff.succeeded', catalogOrderId: '4711' },
   { type: 'refund.succeeded', refundReference: 're_1' },
   { type: 'payment.refunded', refundReference: 're_2' },
+  { type: 'dispute.opened' },
+  { type: 'dispute.won' },
 ];
 
 const FINAL: readonly OrderStatus[] = ['refunded'];
@@ -101,21 +103,32 @@ function replay(
     }
     expect(count(steps, 'refund.request')).toBeLessThanOrEqual(1);
 
-    // Tickets: revoked only after they were issued, once, by a refund at the provider; an
-    // order whose tickets still admit is a paid one, and a refunded order's admit nobody.
+    // Tickets: revoked only after they were issued, by a refund or a dispute at the
+    // provider, restored only by a won dispute; an order whose tickets still admit is a paid
+    // one, and a refunded or disputed order's admit nobody.
     const issued = count(steps, 'tickets.issue');
     const revoked = count(steps, 'tickets.revoke');
-    if (order.effects.includes('tickets.revoke')) expect(event.type).toBe('payment.refunded');
-    expect(revoked).toBeLessThanOrEqual(issued);
-    if (issued - revoked > 0) expect(PAID.includes(order.status)).toBe(true);
-    if (issued > 0 && order.status === 'refunded') expect(revoked).toBe(1);
+    const restored = count(steps, 'tickets.restore');
+    if (order.effects.includes('tickets.revoke')) {
+      expect(['payment.refunded', 'dispute.opened']).toContain(event.type);
+    }
+    if (order.effects.includes('tickets.restore')) expect(event.type).toBe('dispute.won');
+    const admitting = issued - revoked + restored;
+    expect(admitting === 0 || admitting === 1).toBe(true);
+    expect(restored).toBeLessThanOrEqual(revoked);
+    if (admitting > 0) expect(PAID.includes(order.status)).toBe(true);
+    if (issued > 0 && (order.status === 'refunded' || order.status === 'disputed')) {
+      expect(admitting).toBe(0);
+    }
 
     // Never two hand-offs, never tickets twice, never both a hand-off and a refund.
     expect(count(steps, 'handoff.enqueue')).toBeLessThanOrEqual(1);
     expect(count(steps, 'tickets.issue')).toBe(count(steps, 'handoff.enqueue'));
     expect(count(steps, 'reservation.settle')).toBeLessThanOrEqual(1);
     expect(count(steps, 'handoff.enqueue') + count(steps, 'refund.request')).toBeLessThanOrEqual(1);
-    if (PAID.includes(order.status)) expect(count(steps, 'handoff.enqueue')).toBe(1);
+    if (PAID.includes(order.status) || order.status === 'disputed') {
+      expect(count(steps, 'handoff.enqueue')).toBe(1);
+    }
     if (order.status === 'handedOff') expect(order.context.catalogOrderId).not.toBeNull();
 
     // The first payment's reference stays.
@@ -179,7 +192,7 @@ describe('order machine, model-based', () => {
         ),
       ),
     );
-    expect(defined.size).toBe(20);
+    expect(defined.size).toBe(27);
     expect(walked).toEqual(defined);
   });
 

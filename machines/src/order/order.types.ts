@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The states an order is stored in (DESIGN "The order's life"). `processing` is the
+ * The states an order is stored in (rules "The order's life"). `processing` is the
  * async payment (SEPA and the like) that has started but not settled; it keeps the name
  * the store and the API's session status already use.
  */
@@ -11,6 +11,7 @@ export const ORDER_STATUSES = [
   'paid',
   'latePaymentAccepted',
   'handedOff',
+  'disputed',
   'expired',
   'canceled',
   'refundPending',
@@ -24,16 +25,17 @@ export type OrderStatus = z.infer<typeof orderStatusSchema>;
  * new state. The backend runs them and nothing else.
  * - `reservation.hold`: keep the order's places until the catalog's stock counts them
  *   (paid) or the async payment settles (processing); re-takes a lapsed reservation for
- *   an accepted late payment (DESIGN "Capacity").
+ *   an accepted late payment (rules "Capacity").
  * - `reservation.release`: give the places back; capacity frees here, which is also when
- *   the waiting list offers them (DESIGN "Waiting list").
+ *   the waiting list offers them (rules "Waiting list").
  * - `reservation.settle`: the catalog's stock now carries the order; the reservation only
  *   has to outlive the catalog caches.
- * - `tickets.issue`: one ticket per event seat of a paid order (DESIGN "Tickets and the door").
- * - `handoff.enqueue`: deliver the paid order to WooCommerce through the outbox (DESIGN "Webhook").
+ * - `tickets.issue`: one ticket per event seat of a paid order (rules "Tickets and the door").
+ * - `handoff.enqueue`: deliver the paid order to WooCommerce through the outbox (rules "Webhook").
  * - `refund.request`: refund a late payment that found no capacity, through the outbox.
- * - `tickets.revoke`: a refunded order's tickets no longer admit anyone (DESIGN "Tickets
- *   and the door").
+ * - `tickets.revoke`: a refunded order's tickets no longer admit anyone (rules "Tickets
+ *   and the door"); a disputed order's neither, while the bank decides.
+ * - `tickets.restore`: a dispute decided for the shop: the order's tickets admit again.
  */
 export const ORDER_EFFECTS = [
   'reservation.hold',
@@ -43,12 +45,13 @@ export const ORDER_EFFECTS = [
   'handoff.enqueue',
   'refund.request',
   'tickets.revoke',
+  'tickets.restore',
 ] as const;
 export type OrderEffect = (typeof ORDER_EFFECTS)[number];
 
 const cents = z.number().int().nonnegative();
 
-/** Totals as the checkout priced them, integer cents; the total is clamped at 0 (DESIGN "Deliberate deviations"). */
+/** Totals as the checkout priced them, integer cents; the total is clamped at 0 (rules "Deliberate deviations"). */
 export const orderInputSchema = z
   .object({
     subtotal: cents,
@@ -78,7 +81,7 @@ export type OrderContext = z.infer<typeof orderContextSchema>;
 
 /**
  * Neutral events: payment adapters translate their provider's events into these
- * (DESIGN "The order's life"); the outbox sends the hand-off and refund outcomes.
+ * (rules "The order's life"); the outbox sends the hand-off and refund outcomes.
  */
 export type OrderEvent =
   | {
@@ -105,7 +108,11 @@ export type OrderEvent =
    * The payment was refunded in full at the provider (the organizer refunding a buyer,
    * or the provider confirming the server's own refund).
    */
-  | { type: 'payment.refunded'; refundReference: string };
+  | { type: 'payment.refunded'; refundReference: string }
+  /** The buyer's bank disputes the payment (a chargeback): the money may go back. */
+  | { type: 'dispute.opened' }
+  /** The dispute is closed in the shop's favour: the money stays. */
+  | { type: 'dispute.won' };
 
 export interface OrderTransition {
   status: OrderStatus;

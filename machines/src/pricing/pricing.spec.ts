@@ -15,14 +15,14 @@ import {
   totalCents,
 } from './pricing.js';
 
-describe('SPEC §3 cart item normalisation', () => {
-  it('SPEC §3: a price that is not numeric is treated as 0', () => {
+describe('rules §3 cart item normalisation', () => {
+  it('rules §3: a price that is not numeric is treated as 0', () => {
     for (const price of ['abc', '', '  ', null, undefined, {}, [], Number.NaN, Infinity, true]) {
       expect(normalizePrice(price)).toBe(0);
     }
   });
 
-  it('SPEC §3: numeric prices and numeric strings keep their value', () => {
+  it('rules §3: numeric prices and numeric strings keep their value', () => {
     expect(normalizePrice(12.5)).toBe(12.5);
     expect(normalizePrice('39.90')).toBe(39.9);
     expect(normalizePrice(' 5 ')).toBe(5);
@@ -32,7 +32,7 @@ describe('SPEC §3 cart item normalisation', () => {
     expect(normalizePrice(-3)).toBe(0);
   });
 
-  it('SPEC §3: quantity is a whole number with default 1', () => {
+  it('rules §3: quantity is a whole number with default 1', () => {
     expect(normalizeQuantity(undefined)).toBe(1);
     expect(normalizeQuantity('x')).toBe(1);
     expect(normalizeQuantity(2.9)).toBe(2);
@@ -41,30 +41,30 @@ describe('SPEC §3 cart item normalisation', () => {
   });
 });
 
-describe('SPEC §9 totals', () => {
+describe('rules §9 totals', () => {
   const items = [
     { price: 12.5, quantity: 2 },
     { price: 0.1, quantity: 3 },
   ];
 
-  it('SPEC §9: subtotal is the sum of price times quantity over all lines', () => {
+  it('rules §9: subtotal is the sum of price times quantity over all lines', () => {
     expect(subtotalCents(items)).toBe(2500 + 30);
   });
 
-  it('SPEC §9: a percent coupon discounts subtotal times discount/100', () => {
+  it('rules §9: a percent coupon discounts subtotal times discount/100', () => {
     expect(discountCents(10_000, { discountType: 'percent', discount: 15 })).toBe(1500);
   });
 
-  it('SPEC §9: any other coupon type is a fixed amount', () => {
+  it('rules §9: any other coupon type is a fixed amount', () => {
     expect(discountCents(10_000, { discountType: 'fixed_cart', discount: 5 })).toBe(500);
     expect(discountCents(10_000, { discountType: 'whatever', discount: 7.5 })).toBe(750);
   });
 
-  it('SPEC §9: total is subtotal minus discount', () => {
+  it('rules §9: total is subtotal minus discount', () => {
     expect(cartTotals(items, { discountType: 'fixed_cart', discount: 5 }).total).toBe(2030);
   });
 
-  it('DESIGN deviation from SPEC §9: the total is clamped at 0, never negative', () => {
+  it('rules §9 and "Deliberate deviations": the total is clamped at 0, never negative', () => {
     const totals = cartTotals([{ price: 10, quantity: 1 }], {
       discountType: 'fixed',
       discount: 50,

@@ -2,12 +2,17 @@ import type { CartItem, Coupon } from '../schemas/wire.schemas.js';
 
 /** A line may never hold more than this many units (the server enforces it too). */
 export const MAX_LINE_QUANTITY = 99;
-/** SPEC §9: the default currency of checkout lines, and the only one the shop sells in. */
+/**
+ * Units one checkout may hold in all, tickets and merch together: one request must not be
+ * able to reserve a whole evening (the server refuses more; the cart stops here).
+ */
+export const MAX_UNITS_PER_ORDER = 20;
+/** rules §9: the default currency of checkout lines, and the only one the shop sells in. */
 export const DEFAULT_CURRENCY = 'eur';
 export const SHOP_CURRENCY = DEFAULT_CURRENCY;
 export const DEFAULT_PAYMENT_METHOD = 'card';
 
-/** SPEC §3: a price that is not numeric counts as 0. Numeric strings ("12.50") are numeric. */
+/** rules §3: a price that is not numeric counts as 0. Numeric strings ("12.50") are numeric. */
 export function normalizePrice(value: unknown): number {
   const n =
     typeof value === 'number'
@@ -20,7 +25,7 @@ export function normalizePrice(value: unknown): number {
 }
 
 /**
- * SPEC §3: quantity is a whole number, default 1. Anything not numeric gives the default;
+ * rules §3: quantity is a whole number, default 1. Anything not numeric gives the default;
  * fractions are cut to whole units; the result may be 0 or negative (callers decide).
  */
 export function normalizeQuantity(value: unknown, fallback = 1): number {
@@ -49,27 +54,27 @@ export interface CentsLine {
   quantity: number;
 }
 
-/** SPEC §9: a line's price × quantity, in cents. */
+/** rules §9: a line's price × quantity, in cents. */
 export function lineTotalCents(line: CentsLine): number {
   return line.unitAmount * line.quantity;
 }
 
-/** A cart line (unit price in euros, SPEC §3) in cents. */
+/** A cart line (unit price in euros, rules §3) in cents. */
 export function cartLineCents(item: Pick<CartItem, 'price' | 'quantity'>): CentsLine {
   return { unitAmount: toCents(item.price), quantity: item.quantity };
 }
 
-/** SPEC §9: subtotal = sum of price × quantity over all lines, in cents. */
+/** rules §9: subtotal = sum of price × quantity over all lines, in cents. */
 export function linesSubtotalCents(lines: readonly CentsLine[]): number {
   return lines.reduce((sum, line) => sum + lineTotalCents(line), 0);
 }
 
-/** SPEC §9 subtotal of cart lines (prices in euros), in cents. */
+/** rules §9 subtotal of cart lines (prices in euros), in cents. */
 export function subtotalCents(items: readonly Pick<CartItem, 'price' | 'quantity'>[]): number {
   return linesSubtotalCents(items.map(cartLineCents));
 }
 
-/** SPEC §9 total = subtotal − discount; DESIGN "Deliberate deviations" clamps it at 0. */
+/** rules §9 total = subtotal − discount; rules "Deliberate deviations" clamps it at 0. */
 export function totalCents(subtotal: number, discount: number): number {
   return Math.max(0, subtotal - discount);
 }
@@ -79,8 +84,8 @@ export function isPercentCoupon(coupon: Pick<Coupon, 'discountType'>): boolean {
 }
 
 /**
- * SPEC §9: a percent coupon takes subtotal × discount / 100; any other type is a fixed
- * amount in euros. The discount never exceeds the subtotal (DESIGN: total clamped at 0).
+ * rules §9: a percent coupon takes subtotal × discount / 100; any other type is a fixed
+ * amount in euros. The discount never exceeds the subtotal (rules "Deliberate deviations": total clamped at 0).
  */
 export function discountCents(subtotal: number, coupon: Coupon | null | undefined): number {
   if (!coupon) return 0;
@@ -104,7 +109,7 @@ export interface OrderTotals {
   total: number;
 }
 
-/** Subtotal, discount and total of priced lines, all in cents (SPEC §9). */
+/** Subtotal, discount and total of priced lines, all in cents (rules §9). */
 export function orderTotals(
   lines: readonly CentsLine[],
   coupon: Coupon | null | undefined,

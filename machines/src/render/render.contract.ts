@@ -1,4 +1,5 @@
 import type { DatedProduct } from '../events/next-event.js';
+import type { RetentionPeriods } from '../privacy/retention.js';
 import type {
   BlogPost,
   BlogPostSummary,
@@ -9,9 +10,9 @@ import type {
   MerchSummary,
 } from '../schemas/wire.schemas.js';
 
-// The contract between the products process and the frontend's server entry (DESIGN
+// The contract between the products process and the frontend's server entry (rules
 // "Rendering": one render path). Shared here because the backend never imports the
-// frontend's sources (STYLE "Direction of imports"): both sides import these types.
+// frontend's sources (imports flow one way, docs/architecture.md): both sides import these types.
 
 declare global {
   /**
@@ -40,6 +41,12 @@ export interface PageDataSource {
   posts(signal?: AbortSignal): Promise<BlogPostSummary[]>;
   post(slug: string, signal?: AbortSignal): Promise<BlogPost | null>;
   faq(signal?: AbortSignal): Promise<FaqEntry[]>;
+  /**
+   * How long personal data is kept, as the erasure job applies it (the privacy page states
+   * it). Only the server renderer has it: in the browser the privacy page asks
+   * `GET /api/privacy` from its own chunk, which keeps the first load of / within its budget.
+   */
+  privacy?(signal?: AbortSignal): Promise<RetentionPeriods>;
 }
 
 export interface RenderRequest {
@@ -47,7 +54,7 @@ export interface RenderRequest {
   url: string;
   /** PUBLIC_URL: origin of canonical and JSON-LD URLs. */
   origin: string;
-  /** SPEC §2: crawlers get no error page (decided per request by the caller). */
+  /** rules §2: crawlers get no error page (decided per request by the caller). */
   bot: boolean;
   signal?: AbortSignal;
 }

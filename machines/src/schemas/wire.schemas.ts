@@ -19,6 +19,8 @@ export const cartItemSchema = z.object({
   currency: z.string().max(10).optional(),
   productId: z.number().int().positive().optional(),
   variationId: z.number().int().positive().optional(),
+  /** The product's `maxPerOrder` when it was added: units of it (all variants) per order. */
+  maxPerOrder: z.number().int().min(1).optional(),
 });
 export type CartItem = z.infer<typeof cartItemSchema>;
 
@@ -42,7 +44,7 @@ export const productImageSchema = z.object({
   alt: z.string().optional(),
 });
 
-/** The product feed of SPEC §7 plus the fields the site shows. */
+/** The product feed of rules §7 plus the fields the site shows. */
 export const productSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -64,6 +66,8 @@ export const productSchema = z.object({
   type: z.string().optional(),
   /** Ids of a variable product's variations, as WooCommerce lists them. */
   variations: z.array(z.number().int()).optional(),
+  /** WooCommerce's "Limit purchases to 1 item per order". */
+  sold_individually: z.boolean().optional(),
 });
 export type Product = z.infer<typeof productSchema>;
 export const productFeedSchema = z.array(productSchema);
@@ -75,7 +79,7 @@ export const variantAttributeSchema = z.object({ name: z.string(), option: z.str
 export type VariantAttribute = z.infer<typeof variantAttributeSchema>;
 
 /**
- * DESIGN "Everything the shop sells": one variation of a variable product (a ticket tier,
+ * rules "Everything the shop sells": one variation of a variable product (a ticket tier,
  * a size). `name` is its option values ("VIP", "L"); prices in euros; `regularPrice`
  * above `price` means it is on sale.
  */
@@ -104,6 +108,8 @@ const saleableFields = {
   shortDescription: z.string(),
   /** Empty for simple products; otherwise the only things that can be bought. */
   variants: z.array(variantSchema),
+  /** Most units of this product (all its variants together) one order may hold. */
+  maxPerOrder: z.number().int().min(1),
 };
 
 export const eventSummarySchema = z.object({
@@ -146,7 +152,7 @@ export const faqEntrySchema = z.object({
 });
 export type FaqEntry = z.infer<typeof faqEntrySchema>;
 
-/** SPEC §3 checkout line item plus productId/variationId (DESIGN). amount = unit price in euros. */
+/** rules §3 checkout line item plus productId/variationId (to re-price it). amount = unit price in euros. */
 export const checkoutLineItemSchema = z.object({
   name: z.string().min(1).max(300),
   amount: money,
@@ -165,7 +171,7 @@ export const checkoutRequestSchema = z.object({
   payment_method: z.string().min(1).max(40).default('card'),
   coupon: couponSchema.nullable().default(null),
   email: z.string().email().max(254).optional(),
-  /** DESIGN "Waiting list": the offer whose reserved places this checkout uses. */
+  /** rules "Waiting list": the offer whose reserved places this checkout uses. */
   waitlist_offer: z
     .string()
     .regex(/^[A-Za-z0-9_-]{16,64}$/)
@@ -214,7 +220,7 @@ export type ApiError = z.infer<typeof apiErrorSchema>;
 export const sessionStatusSchema = z.enum(['open', 'processing', 'paid', 'expired', 'canceled']);
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
 
-/** DESIGN "Tickets and the door": a ticket is valid until its order is refunded or canceled. */
+/** rules "Tickets and the door": a ticket is valid until its order is refunded or canceled. */
 export const ticketStatusSchema = z.enum(['valid', 'revoked']);
 export type TicketStatus = z.infer<typeof ticketStatusSchema>;
 
@@ -257,7 +263,7 @@ export const ticketResendRequestSchema = z.object({
   email: emailSchema,
 });
 
-/** The embedded mailbox of `/mail-test` (DESIGN "E-mail"): a mail as it would have been sent. */
+/** The embedded mailbox of `/mail-test` (rules "E-mail"): a mail as it would have been sent. */
 export const mailAttachmentInfoSchema = z.object({
   filename: z.string(),
   contentType: z.string(),
@@ -279,7 +285,7 @@ export const mailMessageSchema = mailSummarySchema.extend({
 export type MailMessage = z.infer<typeof mailMessageSchema>;
 /**
  * `GET /api/mail-test` (only while the mailbox is open): the embedded door code for
- * `/einlass` (DESIGN "Tickets and the door"); null when CHECKIN_CODE is set.
+ * `/einlass` (rules "Tickets and the door"); null when CHECKIN_CODE is set.
  */
 export const mailTestInfoSchema = z.object({ checkinCode: z.string().nullable() });
 export type MailTestInfo = z.infer<typeof mailTestInfoSchema>;
@@ -297,8 +303,13 @@ export const orderSummarySchema = z.object({
   currency: z.string(),
   couponCode: z.string().nullable(),
   email: z.string().nullable(),
-  /** DESIGN "Tickets and the door": the order's tickets once paid; empty before. */
+  /** rules "Tickets and the door": the order's tickets once paid; empty before. */
   tickets: z.array(ticketLinkSchema).default([]),
+  /**
+   * True 24 hours after the payment: the summary no longer carries the tickets and the
+   * e-mail address; the ticket mail and the resend form serve them.
+   */
+  detailsWithheld: z.boolean().default(false),
   /** Set while payments and mail both run on their embedded defaults: the test mailbox. */
   mailboxUrl: z.string().nullable().default(null),
 });

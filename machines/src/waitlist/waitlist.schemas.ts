@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { emailSchema } from '../schemas/wire.schemas.js';
 
-// DESIGN "Waiting list": what crosses the wire between the waiting-list pages and the API.
+// rules "Waiting list": what crosses the wire between the waiting-list pages and the API.
 
 /** A visitor asks for at most this many places at once. */
 export const WAITLIST_MAX_QUANTITY = 4;
