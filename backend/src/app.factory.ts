@@ -4,12 +4,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NestFactory, HttpAdapterHost } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
-import { ApiExceptionFilter, toApiErrorBody } from './common/api-exception.filter.js';
+import {
+  ApiExceptionFilter,
+  apiErrorHandler,
+  toApiErrorBody,
+} from './common/api-exception.filter.js';
 import { API_PREFIX, apiPrefixExclusions } from './common/api-prefix.js';
 import { createLogger } from './common/logger.js';
 import { registerLingeringClose } from './common/lingering-close.js';
 import { isApiPath, pageFallback } from './common/page-fallback.js';
 import { registerRateLimit } from './common/rate-limit.js';
+import { securityHeaders } from './common/security-headers.js';
 import type { AppConfig } from './config/config.js';
 
 /** Largest accepted request body; checkout and contact bodies are a few KB. */
@@ -33,17 +38,19 @@ export interface CreateAppOptions {
  * Fastify's own errors.
  */
 export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
-  return new FastifyAdapter({
+  const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     requestIdHeader: false,
     genReqId: requestId,
     // A ticket's signed token (about 150 characters) is a path parameter: /api/tickets/{token}
-    // (DESIGN "Tickets and the door"). Fastify's default stops at 100.
+    // (rules "Tickets and the door"). Fastify's default stops at 100.
     routerOptions: { maxParamLength: 500 },
     // Errors Fastify raises before routing (bad URL encoding, overlong parameters)
     // never reach Nest's filters; they get the same JSON shape here.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      // No hook runs before these: the security headers are set here.
+      void reply.headers(securityHeaders(request.raw?.url ?? '/', request.protocol === 'https'));
       const body = toApiErrorBody(error);
       const render = isApiPath(request.raw?.url) ? null : pageFallback(request.server);
       if (!render || body.statusCode >= 500) {
@@ -59,6 +66,13 @@ export function createFastifyAdapter(config: AppConfig): FastifyAdapter {
     // Nest's JSON logger writes the log lines; Fastify's pino logger stays off.
     logger: false,
   });
+  // Every route carries the handler itself (see apiErrorHandler): set on the instance, Nest's
+  // own later setErrorHandler would override it in the same scope, which Fastify warns about.
+  const errorHandler = apiErrorHandler(createLogger(config.logLevel));
+  adapter.getInstance().addHook('onRoute', (route) => {
+    route.errorHandler ??= errorHandler;
+  });
+  return adapter;
 }
 
 /** Nest's options for the app (NestFactory.create or a testing module's createNestApplication). */
@@ -106,12 +120,14 @@ export async function configureApp(
 
   const fastify = app.getHttpAdapter().getInstance();
   registerLingeringClose(fastify);
-  // Set before the handler runs, so errors and 404s carry it too. A synchronous hook:
+  // Set before the handler runs, so errors and 404s carry them too. A synchronous hook:
   // this runs on every request of the hot feed path.
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     // Names the serving process behind nginx (routing tests, ops debugging scaled containers).
     reply.header('x-served-by', config.modules);
+    // https as the visitor used it: behind a trusted proxy its X-Forwarded-Proto says so.
+    reply.headers(securityHeaders(request.url, request.protocol === 'https'));
     done();
   });
   const accessLog =

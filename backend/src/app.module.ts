@@ -11,8 +11,9 @@ import { SiteModule } from './site/site.module.js';
 type ModuleImport = NonNullable<DynamicModule['imports']>[number];
 
 /**
- * MODULES selects what this process serves (DESIGN: one image, `products`, `checkout`
- * or `all`). Health is always served; the site (built frontend) is registered last.
+ * MODULES selects what this process serves (docs/architecture.md, "The processes": one
+ * image, `products`, `checkout` or `all`). Health is always served; the site (built
+ * frontend) is registered last.
  */
 @Module({})
 export class AppModule {
@@ -22,7 +23,7 @@ export class AppModule {
 
     const imports: ModuleImport[] = [AppConfigModule.forRoot(config), HealthModule];
     if (servesProducts) imports.push(ProductsModule, CalendarModule);
-    // The door check-in lives beside the tickets it checks (DESIGN "Tickets and the door").
+    // The door check-in lives beside the tickets it checks (rules "Tickets and the door").
     if (servesCheckout) imports.push(CheckoutModule, CheckinModule);
     // SiteModule goes last (only with config.staticDir and when the products side is
     // served), so its catch-all routes never shadow an API route.

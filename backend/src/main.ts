@@ -24,14 +24,27 @@ export async function bootstrap(): Promise<void> {
     msg: `listening on http://${config.host}:${config.port}`,
     modules: config.modules,
     catalog: config.woocommerce ? 'woocommerce' : 'demo',
+    payments: config.paymentProvider,
   });
-  // DESIGN "Tickets and the door": the embedded door code is shown once, here, so whoever
-  // started the site can open /einlass; a CHECKIN_CODE is never printed.
+  // A test site must never pass for the live shop: said at start-up (a warning, so it shows
+  // at every LOG_LEVEL but error) and on every page.
+  if (config.paymentProvider === 'test') {
+    new Logger('Bootstrap').warn({
+      msg: 'Testmodus: this is a test site, payments go through the built-in test provider and nobody pays real money (set STRIPE_SECRET_KEY for the live shop)',
+    });
+  }
+  // The embedded door code is shown here so that whoever tries the site out can open
+  // /einlass; a CHECKIN_CODE is never printed. In production logs travel further than the
+  // door staff (log shippers, support tickets): `npm run door-code` reads it from the store.
   if (config.modules !== 'products') {
     const code = await app.get(DoorCode).embeddedCode();
-    if (code) {
+    if (code && !config.production) {
       new Logger('Bootstrap').log({
         msg: `Türcode für /einlass (door code; set CHECKIN_CODE to choose one): ${code}`,
+      });
+    } else if (code) {
+      new Logger('Bootstrap').log({
+        msg: 'Türcode für /einlass: generated and kept in the store; `npm run door-code` shows it (or set CHECKIN_CODE)',
       });
     }
   }

@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 
-/** DESIGN/issue: WooCommerce down → the last good data is served for up to a day. */
+/** rules "Errors": WooCommerce down → the last good data is served for up to a day. */
 export const STALE_IF_ERROR_MS = 24 * 60 * 60 * 1000;
 /** After a failed refresh, wait this long before asking upstream again. */
 export const ERROR_RETRY_MS = 5_000;

@@ -9,7 +9,7 @@ export const CATALOG_UNAVAILABLE_MESSAGE =
 
 /**
  * An upstream (WooCommerce/WordPress) failure. `message` is for the ops log; visitors get
- * 503 with a German message (DESIGN "Errors": upstream failures give 502/503).
+ * 503 with a German message (rules "Errors": upstream failures give 502/503).
  */
 export class CatalogError extends Error implements PublicError {
   readonly publicStatus = 503;

@@ -2,7 +2,7 @@ import type { Product, VariantAttribute } from '@awhh/machines';
 
 /**
  * One variation of a variable product (a ticket tier, a size): its own price, sale price
- * and stock (DESIGN "Everything the shop sells"). Prices in euros.
+ * and stock (rules "Everything the shop sells"). Prices in euros.
  */
 export interface CatalogVariation {
   id: number;
@@ -43,7 +43,7 @@ export function isVariable(product: Pick<CatalogProduct, 'type'>): boolean {
 /** A coupon as the catalog keeps it (WooCommerce semantics; amounts in euros or percent). */
 export interface CatalogCoupon {
   code: string;
-  /** "percent"; anything else is a fixed amount (SPEC §3). */
+  /** "percent"; anything else is a fixed amount (rules §3). */
   discountType: string;
   amount: number;
   expiresAt: string | null;
@@ -80,7 +80,7 @@ export const STRIPE_PAYMENT: OrderPayment = {
   testMode: false,
 };
 
-/** DESIGN "Everything the shop sells": test-mode orders are marked as such in WooCommerce. */
+/** rules "Everything the shop sells": test-mode orders are marked as such in WooCommerce. */
 export const TEST_MODE_PAYMENT: OrderPayment = {
   method: 'awhh-test',
   title: 'Testzahlung (Testmodus – kein echtes Geld)',
@@ -93,7 +93,7 @@ export interface OrderHandOff {
   email: string | null;
   /**
    * The buyer's name from the payment page, split as WooCommerce's billing fields keep it
-   * (DESIGN "Everything the shop sells"); absent when unknown (a free order).
+   * (rules "Everything the shop sells"); absent when unknown (a free order).
    */
   buyer?: { firstName: string; lastName: string };
   /** Absent: Stripe Checkout. */
@@ -115,7 +115,7 @@ export interface OrderHandOff {
 
 /** Catalog port: products, coupons, posts and the order hand-off. Adapters do the I/O. */
 export abstract class CatalogPort {
-  /** Every published product, shaped as the feed of SPEC §7 (prices as numbers). */
+  /** Every published product, shaped as the feed of rules §7 (prices as numbers). */
   abstract listProducts(): Promise<CatalogProduct[]>;
   /** The coupon with this code (case-insensitive), or null. */
   abstract findCoupon(code: string): Promise<CatalogCoupon | null>;

@@ -14,7 +14,7 @@ export type CouponEvaluation =
 export const UNKNOWN_COUPON_MESSAGE = 'Diesen Gutscheincode kennen wir nicht.';
 
 /**
- * DESIGN "Coupons": WooCommerce semantics. Expiry, usage limit and minimum amount are
+ * rules "Coupons": WooCommerce semantics. Expiry, usage limit and minimum amount are
  * honoured; `subtotalCents` is optional because the cart page may check a code before
  * the cart is known; checkout always passes it.
  */

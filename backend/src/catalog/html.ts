@@ -3,7 +3,8 @@ import sanitizeHtml from 'sanitize-html';
 
 /**
  * Every piece of HTML from the CMS passes through here before it leaves the API
- * (DESIGN: HTML from the CMS is sanitised on the server). An allow-list: what is not listed is dropped.
+ * (rules "/blog": HTML from the CMS is sanitised on the server). An allow-list: what is
+ * not listed is dropped.
  */
 const RICH_TEXT: sanitizeHtml.IOptions = {
   allowedTags: [

@@ -1,15 +1,26 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { CheckinService } from './checkin.service.js';
-import { DoorCodeGuard } from './door-code.guard.js';
+import { DoorCodeGuard, DoorCodeOnly } from './door-code.guard.js';
+import { DoorSessions } from './door-session.js';
 
 /**
- * DESIGN "Tickets and the door": the API of /einlass, all behind the door code
- * (`Authorization: Bearer <code>`). The guard marks every answer no-store.
+ * rules "Tickets and the door": the API of /einlass, all behind the door code or a door
+ * session (`Authorization: Bearer <code or session>`). The guard marks every answer no-store.
  */
 @Controller('checkin')
 @UseGuards(DoorCodeGuard)
 export class CheckinController {
-  constructor(@Inject(CheckinService) private readonly checkin: CheckinService) {}
+  constructor(
+    @Inject(CheckinService) private readonly checkin: CheckinService,
+    @Inject(DoorSessions) private readonly sessions: DoorSessions,
+  ) {}
+
+  /** The right code for a door session, so the device never sends the code again. */
+  @Post('session')
+  @DoorCodeOnly()
+  session() {
+    return this.sessions.issue();
+  }
 
   @Get('events')
   events() {

@@ -9,6 +9,7 @@ import { CheckinService } from './checkin.service.js';
 import { DoorCode } from './door-code.js';
 import { DoorCodeGuard } from './door-code.guard.js';
 import { DoorLockout } from './door-lockout.js';
+import { DoorSessions } from './door-session.js';
 
 /**
  * A full sync (500 scans of about 300 bytes) is larger than the app's general body limit;
@@ -17,7 +18,7 @@ import { DoorLockout } from './door-lockout.js';
 export const SCAN_SYNC_BODY_LIMIT_BYTES = 512 * 1024;
 
 /**
- * The door check-in (DESIGN "Tickets and the door"): served by the checkout side, beside
+ * The door check-in (rules "Tickets and the door"): served by the checkout side, beside
  * the tickets it checks (nginx sends /api/checkin there). Global only so that /mail-test
  * can show the embedded door code.
  */
@@ -25,7 +26,7 @@ export const SCAN_SYNC_BODY_LIMIT_BYTES = 512 * 1024;
 @Module({
   imports: [StoreModule, TicketsModule],
   controllers: [CheckinController],
-  providers: [DoorCode, DoorLockout, DoorCodeGuard, CheckinService],
+  providers: [DoorCode, DoorSessions, DoorLockout, DoorCodeGuard, CheckinService],
   exports: [DoorCode],
 })
 export class CheckinModule implements NestModule {

@@ -6,6 +6,7 @@ import {
   type CheckIn,
   type CheckinEvent,
   CheckinRepository,
+  type DoorTicket,
   type ScanRecord,
   type TicketAtDoor,
 } from '../store/store.port.js';
@@ -35,7 +36,7 @@ interface CheckedScan extends ParsedScan {
 }
 
 /**
- * The door's side of the check-in (DESIGN "Tickets and the door"): the events to choose
+ * The door's side of the check-in (rules "Tickets and the door"): the events to choose
  * from, an event's tickets to verify against offline, and the sync of queued scans.
  */
 @Injectable()
@@ -71,11 +72,17 @@ export class CheckinService {
     };
   }
 
-  /** Everything the door needs to answer a scan offline, for one event. */
+  /**
+   * Everything the door needs to answer a scan offline, for one event. Holder names only
+   * for today's and upcoming events (Berlin's calendar day, as the door's event list sorts
+   * them): the door needs them to find a guest tonight, and nobody needs them afterwards.
+   * A past event's list keeps its seats, statuses and check-ins for the count.
+   */
   async tickets(eventIdParam: string, now = new Date()): Promise<DoorTicketList> {
     if (!/^\d{1,10}$/.test(eventIdParam)) throw apiError(404, EVENT_NOT_FOUND_MESSAGE);
     const eventId = Number(eventIdParam);
     const tickets = await this.checkins.eventTickets(eventId);
+    const names = !isPastEventOf(tickets, now);
     return {
       eventId,
       generatedAt: now.toISOString(),
@@ -84,7 +91,7 @@ export class CheckinService {
         seat: t.seat,
         seats: t.seats,
         tier: t.tier,
-        holder: t.holder,
+        holder: names ? t.holder : null,
         status: t.status,
         ...(t.checkedInAt !== null
           ? {
@@ -97,7 +104,7 @@ export class CheckinService {
   }
 
   /**
-   * POST /api/checkin/scans. DESIGN "Tickets and the door" lets devices scan offline and
+   * POST /api/checkin/scans. rules "Tickets and the door" lets devices scan offline and
    * sync later, so the order scans reach the server says nothing about the order they
    * happened in. The first check-in of a ticket is therefore the one with the earliest
    * `scannedAt` (ties: the smaller scan id), whichever device syncs first: two devices
@@ -124,11 +131,13 @@ export class CheckinService {
       const tickets = await repo.ticketsAtDoor([...ticketIds]);
 
       // A fresh scan's ticket: named by a genuine token whose event and seat match the
-      // stored ticket (a token for a ticket this store never issued is not ours).
+      // stored ticket (a token for a ticket this store never issued is not ours), scanned
+      // at a time the door could have seen it.
       const ticketOf = (scan: CheckedScan): TicketAtDoor | null => {
         const ticket = scan.ticketId ? tickets.get(scan.ticketId) : undefined;
         if (!ticket || !scan.claims) return null;
-        return ticket.eventId === scan.claims.e && ticket.seat === scan.claims.s ? ticket : null;
+        if (ticket.eventId !== scan.claims.e || ticket.seat !== scan.claims.s) return null;
+        return isPlausibleScanTime(scan.scannedAt, ticket) ? ticket : null;
       };
 
       const earliest = new Map<string, CheckIn>();
@@ -198,6 +207,36 @@ export class CheckinService {
       }),
     );
   }
+}
+
+/**
+ * Past when every ticket's start (the catalog's date when it was issued; a date moved later
+ * counts from its latest) lies before today in Berlin. Undated events are never past.
+ */
+function isPastEventOf(tickets: readonly DoorTicket[], now: Date): boolean {
+  let latest = Number.NaN;
+  for (const t of tickets) {
+    const start = t.startsAt ? Date.parse(t.startsAt) : Number.NaN;
+    if (Number.isNaN(start)) return false;
+    latest = Number.isNaN(latest) ? start : Math.max(latest, start);
+  }
+  return !Number.isNaN(latest) && isPastEvent(new Date(latest), now);
+}
+
+/** How long before an event's start the door may let its guests in. */
+export const EARLIEST_SCAN_BEFORE_START_MS = 12 * 3_600_000;
+
+/**
+ * The earliest scan is the first check-in, so a scan time must be one the door could have
+ * seen: not before the ticket existed, nor more than 12 hours before its event starts. Any
+ * other time ("1970", sent by hand) is answered "invalid" and never replaces the real first
+ * check-in. A time later than the sync's arrival was capped on the way in, so a device clock
+ * running ahead can only make its own scan later, never earlier than another's.
+ */
+function isPlausibleScanTime(scannedAt: number, ticket: TicketAtDoor): boolean {
+  if (scannedAt < ticket.issuedAt) return false;
+  const start = ticket.startsAt ? Date.parse(ticket.startsAt) : Number.NaN;
+  return Number.isNaN(start) || scannedAt >= start - EARLIEST_SCAN_BEFORE_START_MS;
 }
 
 /** A scan cannot have happened after it reached the server: a fast device clock is capped. */

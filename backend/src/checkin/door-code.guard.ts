@@ -1,29 +1,53 @@
-import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import {
+  type CanActivate,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  SetMetadata,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../common/api-error.js';
 import { DoorCode } from './door-code.js';
 import { DoorLockout } from './door-lockout.js';
+import { DOOR_SESSION_PREFIX, DoorSessions } from './door-session.js';
 
 export const WRONG_CODE_MESSAGE = 'Der Türcode stimmt nicht.';
 export const LOCKED_OUT_MESSAGE =
-  'Zu viele falsche Türcodes. Bitte warte ein paar Minuten und versuche es dann erneut.';
+  'Zu viele falsche Türcodes aus diesem Netz. Der richtige Code wird weiter angenommen – bitte prüfe ihn Zeichen für Zeichen.';
+export const SESSION_EXPIRED_MESSAGE =
+  'Die Freigabe dieses Geräts ist abgelaufen. Bitte gib den Türcode erneut ein.';
 
-/** `Authorization: Bearer <code>`; null when absent or another scheme. */
+/** `Authorization: Bearer <code or door session>`; null when absent or another scheme. */
 function bearer(header: string | undefined): string | null {
   const match = /^Bearer[ ]+(.+)$/i.exec(header ?? '');
   return match ? match[1]!.trim() : null;
 }
 
+const DOOR_CODE_ONLY = 'awhh:door-code-only';
+
+/** A route that takes the door code itself, never a door session (a session cannot renew itself). */
+export const DoorCodeOnly = () => SetMetadata(DOOR_CODE_ONLY, true);
+
 /**
- * Every /api/checkin route needs the door code (DESIGN "Tickets and the door"). An address
- * that sent too many wrong codes is refused before its code is even compared, so a lockout
- * cannot be used to test guesses.
+ * Every /api/checkin route needs the door code or a door session (README "Door check-in").
+ *
+ * The right code is never refused, not even from an address locked out by wrong ones:
+ * door staff share the venue's Wi-Fi with the guests, and anyone there could otherwise lock
+ * them out for 15 minutes. The lockout applies to wrong codes only, so it still slows a
+ * guesser down, while what makes guessing hopeless is the code's size: generated codes
+ * have about 79 bits, configured ones at least 12 letters and digits (refused at start-up
+ * otherwise); even a thousand guesses a second would need millions of years. A door session
+ * is no guess at the code (its HMAC cannot be guessed either), so a refused one is not
+ * counted: a phone whose session ran out must not lock out its colleagues.
  */
 @Injectable()
 export class DoorCodeGuard implements CanActivate {
   constructor(
     @Inject(DoorCode) private readonly code: DoorCode,
+    @Inject(DoorSessions) private readonly sessions: DoorSessions,
     @Inject(DoorLockout) private readonly lockout: DoorLockout,
+    @Inject(Reflector) private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -34,21 +58,29 @@ export class DoorCodeGuard implements CanActivate {
     reply.header('cache-control', 'no-store');
     reply.header('x-robots-tag', 'noindex');
 
-    const now = Date.now();
-    const locked = this.lockout.lockedFor(request.ip, now);
-    if (locked > 0) throw lockedOut(reply, locked);
-
     const presented = bearer(request.headers.authorization);
-    if (presented !== null && (await this.code.matches(presented))) {
-      this.lockout.passed(request.ip);
-      return true;
+    if (presented === null) throw unauthorized(reply, WRONG_CODE_MESSAGE);
+
+    if (presented.startsWith(DOOR_SESSION_PREFIX)) {
+      const codeOnly = this.reflector.getAllAndOverride<boolean>(DOOR_CODE_ONLY, [
+        context.getHandler(),
+        context.getClass(),
+      ]);
+      if (!codeOnly && (await this.sessions.verify(presented))) return true;
+      throw unauthorized(reply, SESSION_EXPIRED_MESSAGE);
     }
-    // A missing code is no guess: only wrong ones count towards the lockout.
-    const lockedNow = presented === null ? 0 : this.lockout.wrong(request.ip, now);
-    if (lockedNow > 0) throw lockedOut(reply, lockedNow);
-    reply.header('www-authenticate', 'Bearer');
-    throw apiError(401, WRONG_CODE_MESSAGE);
+
+    if (await this.code.matches(presented)) return true;
+    const now = Date.now();
+    const locked = this.lockout.lockedFor(request.ip, now) || this.lockout.wrong(request.ip, now);
+    if (locked > 0) throw lockedOut(reply, locked);
+    throw unauthorized(reply, WRONG_CODE_MESSAGE);
   }
+}
+
+function unauthorized(reply: FastifyReply, message: string) {
+  reply.header('www-authenticate', 'Bearer');
+  return apiError(401, message);
 }
 
 function lockedOut(reply: FastifyReply, ms: number) {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 
-/** DESIGN "Tickets and the door": how many wrong door codes an address may send, and the penalty. */
+/** rules "Tickets and the door": how many wrong door codes an address may send, and the penalty. */
 export const DOOR_LOCKOUT = {
   maxWrong: 5,
   windowMs: 10 * 60_000,
@@ -16,11 +16,14 @@ interface Entry {
 }
 
 /**
- * Wrong door codes per client address, with a lockout after too many. Hand-written rather
- * than @fastify/rate-limit: that counts every request, while here only wrong codes count
- * (the door syncs often with the right one) and the penalty outlasts the window. Counters
- * live in each process, like the other rate limits: with several checkout containers an
- * address gets `maxWrong` tries per container, which 59-bit codes make harmless.
+ * Wrong door codes per client address, with a lockout after too many: a locked-out address
+ * gets 429 for every wrong code (the guard still lets the right one through). Hand-written
+ * rather than @fastify/rate-limit: that counts every request, while here only wrong codes
+ * count (the door syncs often with the right one) and the penalty outlasts the window. The
+ * right code does not clear the count either: someone else on the same Wi-Fi keeps their
+ * penalty. Counters live in each process, like the other rate limits: with several checkout
+ * containers an address gets `maxWrong` tries per container, which the codes' size makes
+ * harmless.
  */
 @Injectable()
 export class DoorLockout {
@@ -50,10 +53,5 @@ export class DoorLockout {
       if (oldest !== undefined) this.entries.delete(oldest);
     }
     return this.lockedFor(address, now);
-  }
-
-  /** The right code: the address starts again from zero. */
-  passed(address: string): void {
-    this.entries.delete(address);
   }
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The buyer as the payment page collects them (DESIGN "Everything the shop sells"): Stripe
+ * The buyer as the payment page collects them (rules "Everything the shop sells"): Stripe
  * Checkout asks for e-mail and full name, the test provider's page asks the same way.
  */
 export interface BuyerDetails {

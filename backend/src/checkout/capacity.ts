@@ -1,6 +1,6 @@
 import type { LineProblem } from '@awhh/machines';
 import type { CatalogProduct, CatalogVariation } from '../catalog/catalog.port.js';
-import type { Reservation } from '../store/store.port.js';
+import type { Reservation, WaitedUnit } from '../store/store.port.js';
 
 /** Stock of a product or variation in units; null = unlimited (stock not managed). */
 export function stockOf(
@@ -20,7 +20,7 @@ export interface StockUnit {
 }
 
 /**
- * DESIGN "Everything the shop sells": a variation sells from its own stock, or from the
+ * rules "Everything the shop sells": a variation sells from its own stock, or from the
  * parent's when it shares it.
  */
 export function stockUnitOf(
@@ -46,7 +46,7 @@ export function wantedByKey(lines: readonly CapacityLine[]): Reservation[] {
 }
 
 /**
- * DESIGN "Capacity": available = stock − active reservations. The lines that do not fit,
+ * rules "Capacity": available = stock − active reservations. The lines that do not fit,
  * each with what is still available, one per stock unit.
  */
 export function shortagesOf<L extends CapacityLine>(
@@ -66,7 +66,7 @@ export function shortagesOf<L extends CapacityLine>(
 }
 
 /**
- * DESIGN "Capacity": a payment after its reservation lapsed is accepted if the order's
+ * rules "Capacity": a payment after its reservation lapsed is accepted if the order's
  * units still fit into the stock others have not reserved meanwhile.
  */
 export function fitsAgain(
@@ -90,4 +90,21 @@ export function shortageMessage(problems: readonly LineProblem[]): string {
         : `Von „${p.name}“ sind nur noch ${p.available} verfügbar.`,
     )
     .join(' ');
+}
+
+/**
+ * The unit's stock from the catalog (null: unlimited); undefined when the catalog no longer
+ * sells it that way (product or tier gone, or its stock moved to another unit).
+ */
+export function stockOfUnit(
+  products: readonly CatalogProduct[],
+  unit: WaitedUnit,
+): number | null | undefined {
+  const product = products.find((p) => p.id === unit.productId);
+  if (!product) return undefined;
+  const variation =
+    unit.variationId === null ? null : product.variants?.find((v) => v.id === unit.variationId);
+  if (unit.variationId !== null && !variation) return undefined;
+  const found = stockUnitOf(product, variation);
+  return found.productKey === unit.productKey ? found.stock : undefined;
 }

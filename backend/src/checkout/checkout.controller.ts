@@ -1,7 +1,8 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { CheckoutResponse } from '@awhh/machines';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimit } from '../common/rate-limit.js';
-import { CheckoutService } from './checkout.service.js';
+import { CheckoutService, TooManyOpenCheckouts } from './checkout.service.js';
 
 export const CHECKOUT_RATE_LIMIT = {
   name: 'checkout-session',
@@ -18,8 +19,20 @@ export class CheckoutController {
   @Post('session')
   @HttpCode(201)
   @RateLimit(CHECKOUT_RATE_LIMIT)
-  createSession(@Body() body: unknown): Promise<CheckoutResponse> {
-    return this.checkout.createSession(body);
+  async createSession(
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CheckoutResponse> {
+    try {
+      // The client as TRUST_PROXY lets Fastify resolve it: a limit per address.
+      return await this.checkout.createSession(body, request.ip);
+    } catch (err) {
+      if (err instanceof TooManyOpenCheckouts) {
+        reply.header('retry-after', String(err.retryAfterSeconds));
+      }
+      throw err;
+    }
   }
 
   @Get('session/:id')

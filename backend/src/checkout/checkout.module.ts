@@ -1,6 +1,7 @@
 import { Logger, Module, type Provider } from '@nestjs/common';
 import { CatalogModule } from '../catalog/catalog.module.js';
 import { AppConfig } from '../config/config.js';
+import { PersonalDataRetention } from '../privacy/personal-data-retention.js';
 import { StoreModule } from '../store/store.module.js';
 import { MailTestController } from '../tickets/mail-test.controller.js';
 import { TestMailbox } from '../tickets/test-mailbox.js';
@@ -15,6 +16,7 @@ import { WaitlistSignal } from '../waitlist/waitlist.signal.js';
 import { CheckoutController } from './checkout.controller.js';
 import { CheckoutOptions } from './checkout.options.js';
 import { CheckoutService } from './checkout.service.js';
+import { ClientKeys } from './client-key.js';
 import { ContactController } from './contact/contact.controller.js';
 import { ContactService } from './contact/contact.service.js';
 import { OrderService } from './order.service.js';
@@ -29,11 +31,13 @@ import { TestProviderService } from './test-provider.service.js';
 import { WebhookController } from './webhook.controller.js';
 import { WebhookService } from './webhook.service.js';
 
-/** Stripe when STRIPE_SECRET_KEY is set (parseConfig already demanded the webhook secret). */
+/** The provider parseConfig chose (PAYMENT_PROVIDER, or Stripe when it has a key). */
 export function createPaymentsAdapter(config: AppConfig): PaymentsPort {
-  if (config.stripe) return new StripePaymentsAdapter(config.stripe, config.publicUrl);
+  if (config.paymentProvider === 'stripe' && config.stripe) {
+    return new StripePaymentsAdapter(config.stripe, config.publicUrl);
+  }
   new Logger('Payments').warn(
-    'STRIPE_SECRET_KEY is not set: payments run through the built-in test provider (Testmodus)',
+    'Testmodus: payments run through the built-in test provider; nobody pays real money (PAYMENT_PROVIDER=test)',
   );
   return new TestPaymentsAdapter(config.publicUrl);
 }
@@ -44,7 +48,10 @@ const paymentsProvider: Provider = {
   inject: [AppConfig],
 };
 
-/** Checkout: sessions, webhook, orders and their reconciliation, tickets and their mail, contact (DESIGN "Architecture"). */
+/**
+ * Checkout: sessions, webhook, orders and their reconciliation, tickets and their mail,
+ * contact (docs/architecture.md).
+ */
 @Module({
   imports: [CatalogModule, StoreModule, TicketsModule],
   controllers: [
@@ -54,7 +61,7 @@ const paymentsProvider: Provider = {
     ContactController,
     TicketsController,
     MailTestController,
-    // DESIGN "Waiting list": offers are reservations, so they live beside the orders.
+    // rules "Waiting list": offers are reservations, so they live beside the orders.
     WaitlistController,
   ],
   providers: [
@@ -66,6 +73,7 @@ const paymentsProvider: Provider = {
     ReconciliationService,
     WebhookService,
     CheckoutService,
+    ClientKeys,
     TestProviderService,
     ContactService,
     TicketResendService,
@@ -74,6 +82,7 @@ const paymentsProvider: Provider = {
     WaitlistService,
     WaitlistPass,
     WaitlistMailer,
+    PersonalDataRetention,
   ],
 })
 export class CheckoutModule {}

@@ -7,7 +7,7 @@ import { Injectable } from '@nestjs/common';
 @Injectable()
 export class CheckoutOptions {
   /**
-   * Payment session and reservation lifetime (DESIGN "Capacity": 30 min). One extra
+   * Payment session and reservation lifetime (rules "Capacity": 30 min). One extra
    * minute because Stripe rejects an `expires_at` less than 30 minutes after it receives
    * the request, and the request takes a moment to get there.
    */
@@ -22,7 +22,7 @@ export class CheckoutOptions {
   /** Recent webhook events shown on the webhook test page. */
   recentEventsLimit = 20;
   /**
-   * DESIGN "The order's life": an order still waiting for its payment after this long is
+   * rules "The order's life": an order still waiting for its payment after this long is
    * checked with the provider, webhook or not.
    */
   reconcileAfterMs = 10 * 60_000;
@@ -33,9 +33,14 @@ export class CheckoutOptions {
   /** The success page polls; the provider is asked about one open session at most this often. */
   reconcileOnViewMs = 2_000;
   /**
-   * DESIGN "Waiting list": how often each process looks for places to offer (lapsed
+   * rules "Waiting list": how often each process looks for places to offer (lapsed
    * offers, stock raised in the catalog); a release in this process wakes it at once.
    * 0 turns the periodic pass off.
    */
   waitlistPassMs = 20_000;
+  /**
+   * How often each process checks whether today's erasure of personal data is still due
+   * (docs/privacy.md); it also checks at start-up. 0: at start-up only.
+   */
+  privacyCheckMs = 60 * 60_000;
 }

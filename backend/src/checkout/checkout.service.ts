@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { HttpException, Inject, Injectable, Logger } from '@nestjs/common';
 import {
   type CheckoutLineItem,
   checkoutRequestSchema,
   type CheckoutResponse,
   linesSubtotalCents,
+  MAX_UNITS_PER_ORDER,
   orderTotals,
   SHOP_CURRENCY,
   fromCents,
@@ -15,17 +16,19 @@ import {
   toSessionStatus,
   variantLineName,
 } from '@awhh/machines';
-import { apiError } from '../common/api-error.js';
+import { apiError, apiErrorBody } from '../common/api-error.js';
 import { parseBody } from '../common/validation.js';
 import { AppConfig } from '../config/config.js';
 import { isVariable, type CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { CatalogError } from '../catalog/catalog.errors.js';
+import { maxPerOrderOf } from '../catalog/order-limits.js';
 import { evaluateCoupon } from '../catalog/coupon-rules.js';
 import { type Order, OrderRepository } from '../store/store.port.js';
 import { MAILBOX_URL, TestMailbox } from '../tickets/test-mailbox.js';
 import { TicketService } from '../tickets/ticket.service.js';
 import { shortageMessage, stockUnitOf } from './capacity.js';
+import { ClientKeys } from './client-key.js';
 import { type DraftLine, OrderService } from './order.service.js';
 import { paymentMethodTypes, type PaymentSession, PaymentsPort } from './payments/payments.port.js';
 import { ReconciliationService } from './reconciliation.service.js';
@@ -51,6 +54,34 @@ interface Totals {
 const CATALOG_DOWN_AT_CHECKOUT_MESSAGE =
   'Der Ticketshop ist gerade nicht erreichbar. Dein Warenkorb bleibt gespeichert – bitte versuche es in ein paar Minuten erneut.';
 
+/**
+ * How long after the payment an order's summary still carries its ticket links and the
+ * buyer's e-mail address. The session id sits in the success page's address (browser
+ * history, a shared screenshot, a proxy's log); after this the ticket mail and "Tickets
+ * erneut senden" serve the tickets.
+ */
+export const SUMMARY_DETAILS_MS = 24 * 60 * 60 * 1000;
+
+/** Checkouts one client address may have waiting for their payment at once. */
+export const MAX_OPEN_CHECKOUTS_PER_CLIENT = 3;
+
+/**
+ * 429: the client holds its limit of unpaid checkouts. `retryAfterSeconds` is when the
+ * first of them lapses; the controller sends it as Retry-After.
+ */
+export class TooManyOpenCheckouts extends HttpException {
+  constructor(readonly retryAfterSeconds: number) {
+    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+    super(
+      apiErrorBody(
+        429,
+        `Von deinem Anschluss aus sind schon ${MAX_OPEN_CHECKOUTS_PER_CLIENT} Bestellungen offen, die noch nicht bezahlt sind. Bitte schließe eine davon ab oder versuche es in ${minutes === 1 ? 'einer Minute' : `${minutes} Minuten`} erneut – dein Warenkorb bleibt erhalten.`,
+      ),
+      429,
+    );
+  }
+}
+
 const PAYMENT_DOWN_MESSAGE =
   'Die Zahlung kann gerade nicht gestartet werden. Bitte versuche es in ein paar Minuten erneut; dein Warenkorb bleibt erhalten.';
 
@@ -58,6 +89,7 @@ const PAYMENT_DOWN_MESSAGE =
 export class CheckoutService {
   private readonly logger = new Logger('Checkout');
   private readonly origin: string;
+  private readonly maxTicketsPerOrder: number;
 
   constructor(
     @Inject(AppConfig) config: AppConfig,
@@ -68,16 +100,18 @@ export class CheckoutService {
     @Inject(ReconciliationService) private readonly reconciliation: ReconciliationService,
     @Inject(TicketService) private readonly tickets: TicketService,
     @Inject(TestMailbox) private readonly testMailbox: TestMailbox,
+    @Inject(ClientKeys) private readonly clientKeys: ClientKeys,
   ) {
     this.origin = new URL(config.publicUrl).origin;
+    this.maxTicketsPerOrder = config.maxTicketsPerOrder;
   }
 
-  /** POST /api/checkout/session (SPEC §7; DESIGN "Checkout line items", "Capacity"). */
-  async createSession(body: unknown): Promise<CheckoutResponse> {
+  /** POST /api/checkout/session (rules §7; rules "Checkout line items", "Capacity"). */
+  async createSession(body: unknown, clientIp: string): Promise<CheckoutResponse> {
     const checked = this.check(body);
     const lines = await this.price(checked.request.line_items);
     const totals = await this.total(checked.request, lines);
-    const order = await this.reserve(checked.request, lines, totals);
+    const order = await this.reserve(checked.request, lines, totals, clientIp);
     // A free order is paid at creation: no provider, straight to the success page.
     if (order.status !== 'open') {
       return { id: order.id, url: withSessionId(checked.request.success_url, order.id) };
@@ -89,7 +123,7 @@ export class CheckoutService {
 
   /**
    * GET /api/checkout/session/:id: what the success page shows, nothing more. An open
-   * order is checked with the provider first (DESIGN "The order's life").
+   * order is checked with the provider first (rules "The order's life").
    */
   async summary(sessionId: string): Promise<OrderSummary & { refunded: boolean }> {
     const stored = await this.orders.find({ sessionId });
@@ -99,6 +133,8 @@ export class CheckoutService {
     let status = toSessionStatus(order.status);
     // The provider's expiry event may still be on its way; the clock already knows.
     if (status === 'open' && order.expiresAt <= Date.now()) status = 'expired';
+    // Unpaid orders count from their creation: the address typed on the payment page.
+    const detailsShown = Date.now() - (order.paidAt ?? order.createdAt) < SUMMARY_DETAILS_MS;
     return {
       id: sessionId,
       status,
@@ -108,13 +144,14 @@ export class CheckoutService {
       discount: order.context.discount,
       total: order.context.total,
       currency: order.currency,
-      // DESIGN "Everything the shop sells": shown as the visitor typed it.
+      // rules "Everything the shop sells": shown as the visitor typed it.
       couponCode: order.couponEntered ?? order.couponCode,
-      email: order.context.email,
-      // DESIGN "Capacity": a late payment without capacity is refunded and the buyer told.
+      email: detailsShown ? order.context.email : null,
+      // rules "Capacity": a late payment without capacity is refunded and the buyer told.
       refunded: isRefund(order.status),
-      // DESIGN "Tickets and the door": the success page lists the tickets once paid.
-      tickets: status === 'paid' ? await this.tickets.links(order.id) : [],
+      // rules "Tickets and the door": the success page lists the tickets once paid.
+      tickets: status === 'paid' && detailsShown ? await this.tickets.links(order.id) : [],
+      detailsWithheld: !detailsShown,
       mailboxUrl: this.testMailbox.enabled ? MAILBOX_URL : null,
     };
   }
@@ -126,6 +163,13 @@ export class CheckoutService {
     this.assertOwnOrigin(request.cancel_url);
     const methodTypes = paymentMethodTypes(request.payment_method);
     if (!methodTypes) throw apiError(400, 'Diese Zahlungsart bieten wir nicht an.');
+    const units = request.line_items.reduce((sum, item) => sum + item.quantity, 0);
+    if (units > MAX_UNITS_PER_ORDER) {
+      throw apiError(
+        400,
+        `Eine Bestellung umfasst höchstens ${MAX_UNITS_PER_ORDER} Artikel. Bitte verringere die Anzahl im Warenkorb.`,
+      );
+    }
     return { request, methodTypes };
   }
 
@@ -141,7 +185,10 @@ export class CheckoutService {
     }
   }
 
-  /** Re-prices every line from the catalog (DESIGN: the server never trusts client prices). */
+  /**
+   * Re-prices every line from the catalog: the server never trusts client prices
+   * (rules "Checkout line items").
+   */
   private async price(items: readonly CheckoutLineItem[]): Promise<PricedLine[]> {
     const catalog = await whileCatalogUp(() => this.catalog.currentProducts());
     const priced: PricedLine[] = [];
@@ -154,6 +201,7 @@ export class CheckoutService {
       priced.push(line);
       if (toCents(item.amount) !== line.unitAmount) problems.push(problemOf(line, line.stock));
     }
+    this.assertPerProductLimits(catalog, priced);
     if (problems.length > 0) {
       throw apiError(
         409,
@@ -166,13 +214,35 @@ export class CheckoutService {
     return priced;
   }
 
+  /**
+   * Units per product, all its tiers or sizes together: MAX_TICKETS_PER_ORDER for an
+   * event, 1 for a product sold individually (WooCommerce's own rule).
+   */
+  private assertPerProductLimits(
+    catalog: readonly CatalogProduct[],
+    lines: readonly PricedLine[],
+  ): void {
+    const units = new Map<number, number>();
+    for (const l of lines) units.set(l.productId, (units.get(l.productId) ?? 0) + l.quantity);
+    for (const [productId, quantity] of units) {
+      const product = catalog.find((p) => p.id === productId)!;
+      const max = maxPerOrderOf(product, this.maxTicketsPerOrder);
+      if (quantity <= max) continue;
+      if (max === 1) throw apiError(400, `„${product.name}“ gibt es nur einmal pro Bestellung.`);
+      throw apiError(
+        400,
+        `Von „${product.name}“ sind höchstens ${max} pro Bestellung möglich${isVariable(product) ? ' (alle Varianten zusammen)' : ''}. Bitte verringere die Anzahl im Warenkorb.`,
+      );
+    }
+  }
+
   /** Subtotal, the re-checked coupon's discount and the total, in cents. */
   private async total(
     request: ParsedCheckoutRequest,
     lines: readonly PricedLine[],
   ): Promise<Totals> {
     const coupon = await this.checkCoupon(request, linesSubtotalCents(lines));
-    // The same totals the cart shows (SPEC §9; DESIGN clamps the total at 0).
+    // The same totals the cart shows (rules §9: clamped at 0).
     const { subtotal, discount, total } = orderTotals(lines, coupon);
     return {
       subtotal,
@@ -185,7 +255,7 @@ export class CheckoutService {
   /**
    * Re-validates the coupon with the catalog's current data (WooCommerce rules). `code` is
    * the catalog's spelling (what the hand-off sends), `entered` the visitor's (what pages
-   * show; DESIGN "Everything the shop sells").
+   * show; rules "Everything the shop sells").
    */
   private async checkCoupon(request: ParsedCheckoutRequest, subtotal: number) {
     if (!request.coupon) return null;
@@ -202,7 +272,12 @@ export class CheckoutService {
     request: ParsedCheckoutRequest,
     lines: PricedLine[],
     totals: Totals,
+    clientIp: string,
   ): Promise<Order> {
+    const client = {
+      key: await this.clientKeys.of(clientIp),
+      maxOpen: MAX_OPEN_CHECKOUTS_PER_CLIENT,
+    };
     const placed = await this.orderService.place({
       totals: {
         subtotal: totals.subtotal,
@@ -217,8 +292,12 @@ export class CheckoutService {
       successUrl: request.success_url,
       cancelUrl: request.cancel_url,
       offerToken: request.waitlist_offer ?? null,
+      client,
     });
     if ('order' in placed) return placed.order;
+    if ('tooManyOpen' in placed) {
+      throw new TooManyOpenCheckouts(Math.ceil(placed.tooManyOpen.retryAfterMs / 1000));
+    }
     const problems = placed.shortages.map((s) => problemOf(s.line, s.available));
     throw apiError(409, shortageMessage(problems), { lines: problems });
   }
@@ -259,7 +338,7 @@ export class CheckoutService {
 }
 
 /**
- * Prices one request line from the catalog. DESIGN "Everything the shop sells": a
+ * Prices one request line from the catalog. rules "Everything the shop sells": a
  * variable product is bought only as one of its variations, at the variation's price and
  * from the variation's stock (or the parent's, when the variation shares it).
  */

@@ -45,6 +45,8 @@ export type EventOutcome =
   | 'canceled'
   | 'refund_pending'
   | 'refunded'
+  | 'disputed'
+  | 'dispute_won'
   | 'unchanged'
   | 'unknown_order'
   | 'ignored'
@@ -60,14 +62,22 @@ export interface OrderDraft<L extends DraftLine = DraftLine> {
   paymentMethod: string;
   successUrl: string;
   cancelUrl: string;
-  /** DESIGN "Waiting list": the offer whose reserved places this checkout may use. */
+  /** rules "Waiting list": the offer whose reserved places this checkout may use. */
   offerToken?: string | null;
+  /**
+   * Who asks (a keyed hash of the client's address) and how many checkouts waiting for
+   * their payment it may hold at once; absent: no limit (orders made by the server).
+   */
+  client?: { key: string; maxOpen: number } | null;
 }
 
 export type DraftLine = OrderLine & CapacityLine;
 
 export type PlaceResult<L extends DraftLine> =
-  { order: Order } | { shortages: { line: L; available: number }[] };
+  | { order: Order }
+  | { shortages: { line: L; available: number }[] }
+  /** The client holds its limit of open checkouts; the first of them lapses in `retryAfterMs`. */
+  | { tooManyOpen: { retryAfterMs: number } };
 
 /** Stock per stock unit (null = unlimited), read from the catalog for a late payment. */
 type StockLookup = ReadonlyMap<number, number | null>;
@@ -105,7 +115,7 @@ interface Applied {
 }
 
 /**
- * The order's life (DESIGN "The order's life"): every change loads the order, sends the
+ * The order's life (rules "The order's life"): every change loads the order, sends the
  * order machine one event with the facts its guards read, saves the result and runs the
  * effects it lists, all in one transaction. States only move forward, so a duplicate or
  * late event changes nothing, whichever way it arrives: a webhook, reconciliation or the
@@ -127,7 +137,7 @@ export class OrderService {
   ) {}
 
   /**
-   * Creates the order with its reservations under the capacity lock (DESIGN "Capacity":
+   * Creates the order with its reservations under the capacity lock (rules "Capacity":
    * concurrent checkouts never oversell), or tells which lines do not fit. A free order
    * is paid at creation.
    */
@@ -156,8 +166,18 @@ export class OrderService {
     const limited = draft.lines.filter((l) => l.stock !== null).map((l) => l.productKey);
     const result = await this.withCatalog((facts) =>
       this.store.write(async (tx): Promise<PlaceResult<L>> => {
+        // One client cannot hold more than its share of unpaid checkouts (and their
+        // places). Locked before the capacity, as every checkout does, so none deadlock.
+        const client = waitsForPayment ? draft.client : null;
+        if (client) {
+          await tx.orders.lockClient(client.key);
+          const open = await tx.orders.openForClient(client.key, now);
+          if (open.count >= client.maxOpen) {
+            return { tooManyOpen: { retryAfterMs: (open.firstExpiresAt ?? now) - now } };
+          }
+        }
         await tx.orders.lockCapacity(limited);
-        // DESIGN "Waiting list": the offer's places count as free for its own checkout only,
+        // rules "Waiting list": the offer's places count as free for its own checkout only,
         // read under the same lock; an unknown, used or lapsed offer changes nothing.
         const offer = draft.offerToken ? await tx.waitlist.findOffer(draft.offerToken) : undefined;
         const usable =
@@ -175,6 +195,7 @@ export class OrderService {
           lines: draft.lines.map(orderLine),
           reservations: wantedByKey(draft.lines),
           reservedUntil: order.expiresAt,
+          clientKey: client?.key ?? null,
         });
         // From here the order's reservation holds the places; should the order lapse
         // unpaid, the offer holds them again (see `reservation.release`).
@@ -204,7 +225,7 @@ export class OrderService {
     return applied?.order;
   }
 
-  /** A verified webhook delivery, recorded by id for good and applied in the same transaction (DESIGN "Webhook"). */
+  /** A verified webhook delivery, recorded by id for good and applied in the same transaction (rules "Webhook"). */
   async receive(delivery: PaymentDelivery): Promise<EventOutcome> {
     const now = Date.now();
     const applied = await this.withCatalog((facts) =>
@@ -234,7 +255,7 @@ export class OrderService {
   }
 
   /**
-   * Reconciliation (DESIGN "The order's life"): asks the provider about an order still
+   * Reconciliation (rules "The order's life"): asks the provider about an order still
    * waiting for its payment and applies the answer as its webhook would have been, so a
    * missing or misconfigured webhook loses no paid order. Returns the order as it is now.
    */
@@ -303,10 +324,12 @@ export class OrderService {
     now: number,
     facts: CatalogFacts,
   ): Promise<Applied> {
+    // A refund or a dispute names the payment, not the session.
+    const byPayment = ['payment.refunded', 'dispute.opened', 'dispute.won'].includes(event.type);
     const found = await tx.orders.lock({
       id: event.orderId,
       sessionId: event.sessionId,
-      paymentReference: event.type === 'payment.refunded' ? event.paymentReference : null,
+      paymentReference: byPayment ? event.paymentReference : null,
     });
     if (!found) return { outcome: 'unknown_order' };
     // The webhook may arrive before the checkout recorded the provider's session.
@@ -352,7 +375,7 @@ export class OrderService {
     return transitionOrder(order.status, order.context, { ...paid, capacityRemains: false });
   }
 
-  /** DESIGN "Capacity": whether a lapsed order's units fit into what others have not reserved meanwhile. */
+  /** rules "Capacity": whether a lapsed order's units fit into what others have not reserved meanwhile. */
   private async capacityRemains(
     tx: StoreTransaction,
     orderId: string,
@@ -440,7 +463,7 @@ export class OrderService {
           break;
         case 'reservation.release':
           await tx.orders.releaseReservations(orderId);
-          // DESIGN "Waiting list": a checkout made from an offer that lapsed unpaid or was
+          // rules "Waiting list": a checkout made from an offer that lapsed unpaid or was
           // canceled gives the places back to the offer until the offer itself runs out.
           if (order.status === 'expired' || order.status === 'canceled') {
             await tx.waitlist.reviveOffer(orderId, now);
@@ -466,13 +489,16 @@ export class OrderService {
         case 'tickets.revoke':
           await tx.tickets.revokeForOrder(orderId, now);
           break;
+        case 'tickets.restore':
+          await tx.tickets.restoreForOrder(orderId);
+          break;
       }
     }
   }
 
   /**
-   * DESIGN "Tickets and the door": one ticket per event seat, in the paid transition's
-   * transaction, and the ticket mail queued with them (DESIGN "E-mail": once per paid
+   * rules "Tickets and the door": one ticket per event seat, in the paid transition's
+   * transaction, and the ticket mail queued with them (rules "E-mail": once per paid
    * order, through the outbox). A merch-only order gets its confirmation without tickets.
    */
   private async issueTickets(
@@ -501,7 +527,7 @@ export class OrderService {
 
   /** After the commit: a job the outbox should run now rather than at its next poll. */
   private afterCommit(effects: readonly OrderEffect[]): void {
-    // DESIGN "Waiting list": released places go to the next in line now, not at the next pass.
+    // rules "Waiting list": released places go to the next in line now, not at the next pass.
     if (effects.includes('reservation.release')) this.waitlist?.wake();
     if (
       effects.includes('handoff.enqueue') ||
@@ -528,6 +554,9 @@ function orderLine(line: DraftLine): OrderLine {
 function outcomeOf(next: OrderTransition): EventOutcome {
   if (!next.changed) return 'unchanged';
   if (next.status === 'refunded') return 'refunded';
+  if (next.status === 'disputed')
+    return next.effects.includes('tickets.revoke') ? 'disputed' : 'unchanged';
+  if (next.effects.includes('tickets.restore')) return 'dispute_won';
   if (isRefund(next.status)) return 'refund_pending';
   const status = toSessionStatus(next.status);
   return status === 'open' ? 'unchanged' : status;

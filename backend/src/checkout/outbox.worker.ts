@@ -23,10 +23,11 @@ import { OrderService } from './order.service.js';
 import { OutboxSignal } from './outbox.signal.js';
 import { PaymentsPort } from './payments/payments.port.js';
 import { SerialRunner } from '../common/serial-runner.js';
+import { maskSecrets } from '../common/log-masking.js';
 
 /**
- * Delivers paid orders to the catalog, refunds late payments (DESIGN "Webhook") and sends
- * the ticket mails (DESIGN "E-mail").
+ * Delivers paid orders to the catalog, refunds late payments (rules "Webhook") and sends
+ * the ticket mails (rules "E-mail").
  * Jobs live in the store's outbox, so nothing is lost when WooCommerce or Stripe is down
  * or the process restarts; every process polls, and a lease keeps two from running the
  * same job at once. The catalog's createOrder is idempotent by reference, so a job that
@@ -78,7 +79,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
         await this.run(job);
         continue;
       }
-      // DESIGN "Waiting list": its mails name no order, so they wait in a table of their
+      // rules "Waiting list": its mails name no order, so they wait in a table of their
       // own; this worker runs them too, with the same lease and back-off.
       if (!(await this.waitlistMail?.runOne(this.owner))) return;
     }
@@ -95,7 +96,8 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
         this.options.outboxBaseBackoffMs * 2 ** Math.max(0, job.attempts - 1),
         this.options.outboxMaxBackoffMs,
       );
-      const error = err instanceof Error ? err.message : String(err);
+      // Kept with the job as well as logged: a mail server's refusal names the recipient.
+      const error = maskSecrets(err instanceof Error ? err.message : String(err));
       this.logger.warn({
         msg: `outbox ${job.kind} failed, retrying`,
         orderId: job.orderId,
@@ -160,7 +162,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * DESIGN "E-mail": the ticket mail, once per paid order. The job completes right after
+   * rules "E-mail": the ticket mail, once per paid order. The job completes right after
    * the mail server accepted the mail; the mail's id is stable per order, so the embedded
    * mailbox keeps a repeat once and a receiver can recognise one.
    */

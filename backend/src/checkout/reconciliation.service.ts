@@ -14,7 +14,7 @@ import { PaymentsPort } from './payments/payments.port.js';
 const MAX_VIEW_CHECKS = 1_000;
 
 /**
- * DESIGN "The order's life": an order still open after the provider's success redirect,
+ * rules "The order's life": an order still open after the provider's success redirect,
  * or older than `reconcileAfterMs`, is checked with the provider, so a missing or
  * misconfigured webhook loses no paid order. Every process sweeps; they may ask about the
  * same order at once, which is harmless: each transition locks the order row and the

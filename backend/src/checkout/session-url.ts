@@ -1,6 +1,6 @@
 const SESSION_PLACEHOLDER = '{CHECKOUT_SESSION_ID}';
 
-/** Stripe fills in the session id; the success page reads it (SPEC §2 /success). */
+/** Stripe fills in the session id; the success page reads it (rules §2 /success). */
 export function withSessionPlaceholder(url: string): string {
   if (url.includes(SESSION_PLACEHOLDER)) return url;
   return appendQuery(url, `session_id=${SESSION_PLACEHOLDER}`);

@@ -22,7 +22,7 @@ function send(reply: Reply, answer: TestProviderAnswer): void {
     .send(answer.html);
 }
 
-/** The test provider's hosted payment page (DESIGN "payments", embedded default). */
+/** The test provider's hosted payment page (rules "Payments", embedded default). */
 @Controller('checkout/test-provider')
 export class TestProviderController {
   constructor(@Inject(TestProviderService) private readonly provider: TestProviderService) {}
@@ -51,6 +51,16 @@ export class TestProviderController {
   @Post(':sessionId/refund')
   async refund(@Param('sessionId') sessionId: string, @Res() reply: Reply): Promise<void> {
     send(reply, await this.provider.refund(sessionId));
+  }
+
+  @Post(':sessionId/dispute')
+  async dispute(@Param('sessionId') sessionId: string, @Res() reply: Reply): Promise<void> {
+    send(reply, await this.provider.dispute(sessionId, 'opened'));
+  }
+
+  @Post(':sessionId/dispute/won')
+  async disputeWon(@Param('sessionId') sessionId: string, @Res() reply: Reply): Promise<void> {
+    send(reply, await this.provider.dispute(sessionId, 'won'));
   }
 
   @Post(':sessionId/cancel')

@@ -3,7 +3,7 @@ import type { Order, OrderLine } from '../store/store.port.js';
 import type { BuyerField } from './buyer-details.js';
 import { TEST_PROVIDER_PATH } from './payments/test-payments.adapter.js';
 
-// The test provider's hosted pages (DESIGN "payments", embedded default): plain HTML with
+// The test provider's hosted pages (rules "Payments", embedded default): plain HTML with
 // no script, marked "Testmodus".
 
 export const STYLES = `
@@ -91,7 +91,7 @@ export function paymentPage(
         `<tr><td>${l.quantity} × ${escapeHtml(l.name)}</td><td class="amount">${formatCents(lineTotalCents(l))}</td></tr>`,
     )
     .join('\n');
-  // DESIGN "Everything the shop sells": the coupon as the visitor typed it.
+  // rules "Everything the shop sells": the coupon as the visitor typed it.
   const coupon = order.couponEntered ?? order.couponCode ?? '';
   const discount =
     order.context.discount > 0
@@ -106,7 +106,7 @@ export function paymentPage(
           .join('')}</ul></div>`
       : '';
   // A plain form, no script (works under a strict Content-Security-Policy). It asks for
-  // e-mail and full name as Stripe Checkout does (DESIGN "Everything the shop sells");
+  // e-mail and full name as Stripe Checkout does (rules "Everything the shop sells");
   // the browser checks them first, the server again. "Abbrechen" posts the same form to
   // the cancel route without the browser's checks.
   return page(
@@ -132,22 +132,34 @@ ${FIELDS.map((f) => field(f, form, f === invalid[0])).join('\n')}
 }
 
 export function closedPage(sessionId: string, order: Order): string {
-  const paid = toSessionStatus(order.status) === 'paid';
-  const text = paid
-    ? 'Diese Bestellung ist bereits bezahlt.'
-    : order.status === 'refunded'
-      ? 'Diese Zahlung wurde erstattet; die Tickets der Bestellung sind storniert.'
-      : 'Diese Zahlung ist abgelaufen oder wurde abgebrochen.';
-  // What the organizer would do in Stripe's dashboard: refund the whole payment, which
-  // revokes the order's tickets (DESIGN "Tickets and the door").
-  const refund =
-    paid && order.provider === 'test'
-      ? `<form method="post" action="${TEST_PROVIDER_PATH}/${encodeURIComponent(sessionId)}/refund">
-<button class="cancel" type="submit">Zahlung erstatten (Testmodus)</button>
-</form>`
-      : '';
+  const disputed = order.status === 'disputed';
+  const paid = toSessionStatus(order.status) === 'paid' && !disputed;
+  const text = disputed
+    ? 'Die Bank hat diese Zahlung angefochten (Zahlungsstreit); bis zur Entscheidung sind die Tickets der Bestellung storniert.'
+    : paid
+      ? 'Diese Bestellung ist bereits bezahlt.'
+      : order.status === 'refunded'
+        ? 'Diese Zahlung wurde erstattet; die Tickets der Bestellung sind storniert.'
+        : 'Diese Zahlung ist abgelaufen oder wurde abgebrochen.';
+  // What would happen in Stripe's dashboard: the organizer refunds the whole payment, or the
+  // buyer's bank opens a chargeback and later decides it for the shop. Refund and
+  // chargeback revoke the order's tickets, a won dispute restores them.
+  const action = `${TEST_PROVIDER_PATH}/${encodeURIComponent(sessionId)}`;
+  const button = (path: string, label: string) =>
+    `<form method="post" action="${action}/${path}">
+<button class="cancel" type="submit">${label}</button>
+</form>`;
+  const actions =
+    order.provider !== 'test'
+      ? ''
+      : paid
+        ? button('refund', 'Zahlung erstatten (Testmodus)') +
+          button('dispute', 'Zahlungsstreit eröffnen (Testmodus)')
+        : disputed
+          ? button('dispute/won', 'Zahlungsstreit gewonnen (Testmodus)')
+          : '';
   return page(
     'Testzahlung – After Work Hamburg',
-    `<h1>Testzahlung</h1><p>${text}</p>${refund}<p><a href="${escapeHtml(order.cancelUrl)}">Zurück zum Shop</a></p>`,
+    `<h1>Testzahlung</h1><p>${text}</p>${actions}<p><a href="${escapeHtml(order.cancelUrl)}">Zurück zum Shop</a></p>`,
   );
 }

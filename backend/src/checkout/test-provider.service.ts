@@ -14,7 +14,7 @@ export type TestProviderAnswer =
   { kind: 'page'; status: number; html: string } | { kind: 'redirect'; location: string };
 
 /**
- * The test provider's hosted payment page (DESIGN "payments", embedded default). Paying
+ * The test provider's hosted payment page (rules "Payments", embedded default). Paying
  * or cancelling sends a signed event through the same pipeline as a Stripe webhook.
  */
 @Injectable()
@@ -35,7 +35,7 @@ export class TestProviderService {
     return { kind: 'page', status: 200, html: paymentPage(sessionId, order, lines, form) };
   }
 
-  /** "Jetzt bezahlen": e-mail and full name as Stripe Checkout asks for them (DESIGN "Everything the shop sells"). */
+  /** "Jetzt bezahlen": e-mail and full name as Stripe Checkout asks for them (rules "Everything the shop sells"). */
   async pay(sessionId: string, body: unknown): Promise<TestProviderAnswer> {
     const { order, adapter } = await this.session(sessionId);
     if (!isPayable(order)) {
@@ -69,14 +69,34 @@ export class TestProviderService {
 
   /**
    * "Zahlung erstatten (Testmodus)": refunds a paid test order in full, as the organizer
-   * would in Stripe's dashboard; the order's tickets are revoked (DESIGN "Tickets and the
+   * would in Stripe's dashboard; the order's tickets are revoked (rules "Tickets and the
    * door"). Anything else is left alone and the page shows the order as it is.
    */
   async refund(sessionId: string): Promise<TestProviderAnswer> {
     const { order, adapter } = await this.session(sessionId);
     const reference = order.context.paymentReference;
-    if (toSessionStatus(order.status) === 'paid' && reference) {
+    // A disputed payment is with the bank; Stripe refunds none of it meanwhile.
+    if (toSessionStatus(order.status) === 'paid' && order.status !== 'disputed' && reference) {
       const { payload, signature } = adapter.refundPayment(reference);
+      await this.webhooks.deliver(payload, signature);
+    }
+    return { kind: 'redirect', location: `${TEST_PROVIDER_PATH}/${sessionId}` };
+  }
+
+  /**
+   * "Zahlungsstreit eröffnen" and "Streit gewonnen" (Testmodus): a chargeback as the buyer's
+   * bank would open it in Stripe, and its close in the shop's favour. Opened, the order's
+   * tickets are revoked; won, they admit again. Anything else is left alone.
+   */
+  async dispute(sessionId: string, outcome: 'opened' | 'won'): Promise<TestProviderAnswer> {
+    const { order, adapter } = await this.session(sessionId);
+    const reference = order.context.paymentReference;
+    const applies =
+      outcome === 'won'
+        ? order.status === 'disputed'
+        : toSessionStatus(order.status) === 'paid' && order.status !== 'disputed';
+    if (applies && reference) {
+      const { payload, signature } = adapter.disputePayment(reference, outcome);
       await this.webhooks.deliver(payload, signature);
     }
     return { kind: 'redirect', location: `${TEST_PROVIDER_PATH}/${sessionId}` };

@@ -7,8 +7,10 @@ import {
   Post,
   type RawBodyRequest,
   Req,
+  UseGuards,
 } from '@nestjs/common';
 import { apiError } from '../common/api-error.js';
+import { InternalPageGuard } from '../common/internal-page.guard.js';
 import { RateLimit } from '../common/rate-limit.js';
 import { WebhookSignatureError } from './payments/payments.port.js';
 import { WebhookService } from './webhook.service.js';
@@ -17,7 +19,7 @@ import { WebhookService } from './webhook.service.js';
 export class WebhookController {
   constructor(@Inject(WebhookService) private readonly webhooks: WebhookService) {}
 
-  /** Stripe's webhook (DESIGN "Webhook"): the signature covers the exact bytes received. */
+  /** Stripe's webhook (rules "Webhook"): the signature covers the exact bytes received. */
   @Post()
   @HttpCode(200)
   async receive(
@@ -40,6 +42,7 @@ export class WebhookController {
 
   /** For the webhook test page: type, time and outcome only, no personal data. */
   @Get('events')
+  @UseGuards(InternalPageGuard)
   recent() {
     return this.webhooks.recent();
   }
@@ -47,6 +50,7 @@ export class WebhookController {
   /** Test mode only: a correctly signed test event through the real pipeline. */
   @Post('test')
   @HttpCode(200)
+  @UseGuards(InternalPageGuard)
   @RateLimit({ name: 'webhook-test', limit: 10, windowMs: 60_000 })
   async sendTest() {
     return { received: true, ...(await this.webhooks.sendTest()) };

@@ -15,7 +15,7 @@ export interface RecentEvent {
 
 /**
  * The entry every payment event goes through, from Stripe's webhook or the test provider
- * (DESIGN "Webhook"): the adapter verifies the signature and speaks the neutral event,
+ * (rules "Webhook"): the adapter verifies the signature and speaks the neutral event,
  * the order service applies it.
  */
 @Injectable()
@@ -32,7 +32,7 @@ export class WebhookService {
     return this.orders.receive(this.payments.parseWebhook(rawBody, signature));
   }
 
-  /** DESIGN "Test pages": recent webhook events (type, time, outcome). */
+  /** rules "Test pages": recent webhook events (type, time, outcome). */
   async recent(): Promise<{ mode: string; events: RecentEvent[] }> {
     const events = await this.events.recent(this.options.recentEventsLimit);
     return {

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { HttpException } from '@nestjs/common';
 
-/** The one error shape of the API (DESIGN "Errors"): `{ statusCode, error, message, ...extra }`. */
+/** The one error shape of the API (rules "Errors"): `{ statusCode, error, message, ...extra }`. */
 export interface ApiErrorBody {
   statusCode: number;
   error: string;

@@ -1,6 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
 import type { HttpAdapterHost } from '@nestjs/core';
 import type { LoggerService } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   apiErrorBody,
   type ApiErrorBody,
@@ -94,7 +95,7 @@ interface RequestLike {
 }
 
 /**
- * Global filter (DESIGN "Errors"): every error leaves the API as JSON with a German
+ * Global filter (rules "Errors"): every error leaves the API as JSON with a German
  * message. Unexpected errors are logged with the request id; the client never sees a stack.
  */
 @Catch()
@@ -106,23 +107,47 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<RequestLike>();
     const body = toApiErrorBody(exception);
-    if (body.statusCode >= 500) {
-      const err = exception instanceof Error ? exception : new Error(String(exception));
-      this.logger.error(
-        {
-          msg: 'request failed',
-          reqId: request?.id,
-          method: request?.method,
-          url: request?.url,
-          statusCode: body.statusCode,
-          err: err.message,
-        },
-        err.stack,
-        'ApiExceptionFilter',
-      );
-    }
+    logServerError(this.logger, http.getRequest<RequestLike>(), body, exception);
     this.adapterHost.httpAdapter.reply(http.getResponse(), body, body.statusCode);
   }
+}
+
+/** Unexpected errors are logged with the request id; the client never sees a stack. */
+function logServerError(
+  logger: LoggerService,
+  request: RequestLike | undefined,
+  body: ApiErrorBody,
+  exception: unknown,
+): void {
+  if (body.statusCode < 500) return;
+  const err = exception instanceof Error ? exception : new Error(String(exception));
+  logger.error(
+    {
+      msg: 'request failed',
+      reqId: request?.id,
+      method: request?.method,
+      url: request?.url,
+      statusCode: body.statusCode,
+      err: err.message,
+    },
+    err.stack,
+    'ApiExceptionFilter',
+  );
+}
+
+/**
+ * Fastify's error handler, the same answer as the filter's. Nest installs its own only at
+ * the end of init, and a route keeps the handler that was current when Fastify loaded it:
+ * a plugin awaited during init (the site's pages and files) loads every route added so far,
+ * and those would answer body errors (413, 415, bad JSON) in Fastify's English. Given to
+ * every route as it is added (an onRoute hook installed when the adapter is made), it holds
+ * for all of them.
+ */
+export function apiErrorHandler(logger: LoggerService) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): void => {
+    const body = toApiErrorBody(error);
+    logServerError(logger, request, body, error);
+    void reply.status(body.statusCode).send(body);
+  };
 }

@@ -1,6 +1,6 @@
 import type { RouteInfo } from '@nestjs/common/interfaces/index.js';
 
-/** Every API route lives under /api (DESIGN "Names"; nginx proxies by that prefix). */
+/** Every API route lives under /api (rules "Names"; nginx proxies by that prefix). */
 export const API_PREFIX = 'api';
 
 const nonApiRoutes: (string | RouteInfo)[] = [];

@@ -8,8 +8,8 @@ export const LINGER_BYTES = 16 * 1024 * 1024;
  * A request refused before its body was read (413, a body Fastify could not parse) gets
  * `connection: close` from Fastify, and the socket closes with the rest of the body unread.
  * The kernel then resets the connection, and a client still sending sees the reset instead
- * of the JSON answer. Like nginx's lingering close (in front in production, DESIGN
- * "Architecture"): the rest is read and dropped, within a time and a size, and the
+ * of the JSON answer. Like nginx's lingering close (in front in production, see
+ * docs/architecture.md): the rest is read and dropped, within a time and a size, and the
  * connection stays usable; past either limit it closes as before.
  */
 export function registerLingeringClose(fastify: FastifyInstance): void {

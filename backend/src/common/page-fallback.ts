@@ -10,7 +10,7 @@ export interface RenderedPage {
 /**
  * The site module leaves its page renderer on the Fastify instance, so errors that
  * Fastify raises before any route runs (a malformed path such as `/events/%ff`) can still
- * answer a page request with the site's 404 page instead of API JSON (DESIGN "Errors").
+ * answer a page request with the site's 404 page instead of API JSON (rules "Errors").
  */
 const PAGE_RENDERER = 'awhhRenderNotFoundPage';
 

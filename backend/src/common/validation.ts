@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiError } from './api-error.js';
 
-// Validation messages reach visitors (DESIGN "Errors": German message); the schemas'
+// Validation messages reach visitors (rules "Errors": German message); the schemas'
 // own custom messages still take precedence over the locale's defaults.
 z.config(z.locales.de());
 

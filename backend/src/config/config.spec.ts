@@ -11,7 +11,7 @@ describe('configuration from the environment', () => {
       woocommerce: null,
       stripe: null,
       catalogTtlSeconds: 60,
-      trustProxy: 'loopback,uniquelocal',
+      trustProxy: false,
     });
     expect(config.database).toMatchObject({ kind: 'sqlite' });
     expect(config.database.kind === 'sqlite' && config.database.path).toMatch(/data\/awhh\.db$/);
@@ -88,11 +88,333 @@ describe('configuration from the environment', () => {
     expect(() => parseConfig({ CHECKIN_CODE: 'ab-cd-12' })).toThrow(
       /^Invalid configuration: CHECKIN_CODE (?!.*ab-cd-12)/,
     );
+    // At least 12 characters besides spaces and dashes, with letters and digits.
+    for (const weak of ['EINLASS-2026', 'Einlass Hafen Elbe', '2026-1205-1800', 'ABC-1234-XYZ']) {
+      expect(() => parseConfig({ CHECKIN_CODE: weak })).toThrow(
+        /^Invalid configuration: CHECKIN_CODE must have at least 12 characters/,
+      );
+    }
+    expect(parseConfig({ CHECKIN_CODE: 'elbe 7 hafen 42' }).checkinCode).toBe('elbe 7 hafen 42');
+  });
+
+  it('trusts no proxy unless TRUST_PROXY names one', () => {
+    expect(parseConfig({}).trustProxy).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: '127.0.0.1' }).trustProxy).toBe('127.0.0.1');
+  });
+
+  describe('payments and the signing key in production', () => {
+    const stripeEnv = { STRIPE_SECRET_KEY: 'sk_live_123', STRIPE_WEBHOOK_SECRET: 'whsec_1' };
+    const signingKey = generateKeyPairSync('ed25519')
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+    const production = { NODE_ENV: 'production', TICKET_SIGNING_KEY: signingKey };
+
+    it('outside production: Stripe with a key, the test provider without one', () => {
+      expect(parseConfig({}).paymentProvider).toBe('test');
+      expect(parseConfig({ NODE_ENV: 'development' }).paymentProvider).toBe('test');
+      expect(parseConfig(stripeEnv).paymentProvider).toBe('stripe');
+      expect(parseConfig({ ...stripeEnv, PAYMENT_PROVIDER: 'test' }).paymentProvider).toBe('test');
+    });
+
+    it('production without a Stripe key refuses to start, naming STRIPE_SECRET_KEY and PAYMENT_PROVIDER=test', () => {
+      expect(() => parseConfig(production)).toThrow(ConfigError);
+      expect(() => parseConfig(production)).toThrow(
+        /^Invalid configuration: STRIPE_SECRET_KEY is required in production.*PAYMENT_PROVIDER=test/,
+      );
+    });
+
+    it('production takes Stripe with a key, and the test provider only when named', () => {
+      expect(parseConfig({ ...production, ...stripeEnv })).toMatchObject({
+        production: true,
+        paymentProvider: 'stripe',
+      });
+      expect(parseConfig({ ...production, PAYMENT_PROVIDER: 'test' })).toMatchObject({
+        production: true,
+        paymentProvider: 'test',
+        stripe: null,
+      });
+    });
+
+    it.each([
+      [
+        'Stripe without a key',
+        { PAYMENT_PROVIDER: 'stripe' },
+        /^Invalid configuration: STRIPE_SECRET_KEY is required when PAYMENT_PROVIDER=stripe/,
+      ],
+      [
+        'an unknown provider',
+        { PAYMENT_PROVIDER: 'paypal' },
+        /^Invalid configuration: PAYMENT_PROVIDER must be stripe or test/,
+      ],
+      [
+        'Stripe without a key in production',
+        { ...production, PAYMENT_PROVIDER: 'stripe' },
+        /^Invalid configuration: STRIPE_SECRET_KEY is required when PAYMENT_PROVIDER=stripe/,
+      ],
+    ])('an impossible choice fails fast: %s', (_name, env, message) => {
+      expect(() => parseConfig(env)).toThrow(message);
+    });
+
+    it('production requires TICKET_SIGNING_KEY and says how to make one', () => {
+      const env = { NODE_ENV: 'production', ...stripeEnv };
+      expect(() => parseConfig(env)).toThrow(
+        /^Invalid configuration: TICKET_SIGNING_KEY is required in production.*openssl genpkey -algorithm ed25519/,
+      );
+      expect(() => parseConfig({ ...env, PAYMENT_PROVIDER: 'test' })).toThrow(/TICKET_SIGNING_KEY/);
+      expect(
+        parseConfig({ ...env, TICKET_SIGNING_KEY: signingKey }).ticketSigningKey,
+      ).not.toBeNull();
+      // The products process signs no tickets; outside production the key is still
+      // generated once into the store.
+      expect(parseConfig({ ...env, MODULES: 'products' }).ticketSigningKey).toBeNull();
+      expect(() => parseConfig({ ...env, MODULES: 'checkout' })).toThrow(/TICKET_SIGNING_KEY/);
+      expect(parseConfig(stripeEnv).ticketSigningKey).toBeNull();
+    });
   });
 
   it('never repeats the SMTP password in an error', () => {
     expect(() => parseConfig({ SMTP_URL: 'http://user:geheim@mail.example' })).toThrow(
       /^Invalid configuration: SMTP_URL (?!.*geheim)/,
     );
+  });
+
+  describe('every variable and every rule between them, message for message', () => {
+    const signingKey = generateKeyPairSync('ed25519')
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+    const ecKey = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+    const stripeEnv = { STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' };
+    const wooEnv = { WOOCOMMERCE_KEY: 'ck_1', WOOCOMMERCE_SECRET: 'cs_1' };
+
+    function problem(env: NodeJS.ProcessEnv): string {
+      try {
+        parseConfig(env);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as Error).message.replace(/^Invalid configuration: /, '');
+      }
+      throw new Error('no ConfigError');
+    }
+
+    const problems: [NodeJS.ProcessEnv, string][] = [
+      [{ PORT: 'abc' }, 'PORT must be a whole number from 1 to 65535 (got "abc")'],
+      [{ PORT: ' 0 ' }, 'PORT must be a whole number from 1 to 65535 (got "0")'],
+      [{ PORT: '1.5' }, 'PORT must be a whole number from 1 to 65535 (got "1.5")'],
+      [{ MODULES: 'shop' }, 'MODULES must be products, checkout or all (got "shop")'],
+      [
+        { WOOCOMMERCE_KEY: 'ck_1' },
+        'WOOCOMMERCE_URL is required when WOOCOMMERCE_KEY or WOOCOMMERCE_SECRET is set',
+      ],
+      [
+        { WOOCOMMERCE_SECRET: 'cs_1' },
+        'WOOCOMMERCE_URL is required when WOOCOMMERCE_KEY or WOOCOMMERCE_SECRET is set',
+      ],
+      [
+        { WOOCOMMERCE_URL: 'https://shop.example' },
+        'WOOCOMMERCE_KEY is required when WOOCOMMERCE_URL is set',
+      ],
+      [
+        { WOOCOMMERCE_URL: 'https://shop.example', WOOCOMMERCE_KEY: 'ck_1' },
+        'WOOCOMMERCE_SECRET is required when WOOCOMMERCE_URL is set',
+      ],
+      [
+        { ...wooEnv, WOOCOMMERCE_URL: 'shop.example' },
+        'WOOCOMMERCE_URL must be an absolute http(s) URL (got "shop.example")',
+      ],
+      [
+        { ...wooEnv, WOOCOMMERCE_URL: 'ftp://shop.example' },
+        'WOOCOMMERCE_URL must use http or https (got "ftp:")',
+      ],
+      [
+        { STRIPE_SECRET_KEY: 'pk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' },
+        'STRIPE_SECRET_KEY must be a Stripe secret key (sk_… or rk_…)',
+      ],
+      [
+        { STRIPE_SECRET_KEY: 'sk_test_1' },
+        'STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set',
+      ],
+      [
+        { STRIPE_WEBHOOK_SECRET: 'whsec_1' },
+        'STRIPE_SECRET_KEY is required when STRIPE_WEBHOOK_SECRET is set',
+      ],
+      [
+        { ...stripeEnv, STRIPE_API_BASE: '127.0.0.1:12111' },
+        'STRIPE_API_BASE must be an absolute http(s) URL (got "127.0.0.1:12111")',
+      ],
+      [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL must be an absolute http(s) URL (got "not a url")'],
+      [{ PUBLIC_URL: 'mailto:a@b.example' }, 'PUBLIC_URL must use http or https (got "mailto:")'],
+      [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be debug, info, warn or error (got "verbose")'],
+      [
+        { TICKET_SIGNING_KEY: 'geheim' },
+        'TICKET_SIGNING_KEY must be a PKCS#8 PEM private key (-----BEGIN PRIVATE KEY-----)',
+      ],
+      [{ TICKET_SIGNING_KEY: ecKey }, 'TICKET_SIGNING_KEY must be an Ed25519 key (got ec)'],
+      [
+        { DATABASE_URL: 'mysql://x' },
+        'DATABASE_URL must start with postgres:// or sqlite: (got "mysql://x")',
+      ],
+      [{ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL needs a file after "sqlite:"'],
+      [{ PAYMENT_PROVIDER: 'paypal' }, 'PAYMENT_PROVIDER must be stripe or test (got "paypal")'],
+      [
+        { PAYMENT_PROVIDER: 'stripe' },
+        'STRIPE_SECRET_KEY is required when PAYMENT_PROVIDER=stripe',
+      ],
+      [
+        { NODE_ENV: 'production', TICKET_SIGNING_KEY: signingKey },
+        'STRIPE_SECRET_KEY is required in production (NODE_ENV=production); for a staging site without real payments set PAYMENT_PROVIDER=test',
+      ],
+      [
+        { CATALOG_TTL_SECONDS: '86401' },
+        'CATALOG_TTL_SECONDS must be a whole number from 0 to 86400 (got "86401")',
+      ],
+      [{ SMTP_URL: 'mail.example' }, 'SMTP_URL must be a URL like smtp://user:pass@host:587'],
+      [
+        { SMTP_URL: 'https://mail.example' },
+        'SMTP_URL must start with smtp:// or smtps:// (got "https:")',
+      ],
+      [{ SMTP_URL: 'smtp://' }, 'SMTP_URL needs a host (smtp://host:587)'],
+      [
+        { SMTP_URL: 'smtp://mail.example?tls=on' },
+        'SMTP_URL accepts no query parameter but "?tls=off" (smtp:// without STARTTLS, for a server on the same host or network only)',
+      ],
+      [
+        { SMTP_URL: 'smtps://mail.example?tls=off' },
+        'SMTP_URL cannot turn TLS off for smtps:// (use smtp://…?tls=off)',
+      ],
+      [
+        { MAIL_FROM: 'Tickets <tickets at example>' },
+        'MAIL_FROM must be an e-mail address, optionally "Name <address>" (got "Tickets <tickets at example>")',
+      ],
+      [
+        { NODE_ENV: 'production', PAYMENT_PROVIDER: 'test' },
+        'TICKET_SIGNING_KEY is required in production (NODE_ENV=production); make one with `openssl genpkey -algorithm ed25519` and set the PEM text (newlines as \\n)',
+      ],
+      [
+        { CHECKIN_CODE: 'EINLASS-2026' },
+        'CHECKIN_CODE must have at least 12 characters besides spaces and dashes, letters and digits among them (make one with: npm run door-code -- --new)',
+      ],
+      [
+        { WAITLIST_OFFER_HOURS: '1e2' },
+        'WAITLIST_OFFER_HOURS must be a number of hours above 0 and at most 720 (got "1e2") / muss eine Stundenzahl über 0 und höchstens 720 sein',
+      ],
+      [
+        { PERSONAL_DATA_DAYS_AFTER_EVENT: '0' },
+        'PERSONAL_DATA_DAYS_AFTER_EVENT must be a whole number from 1 to 3650 (got "0")',
+      ],
+      [
+        { MAX_TICKETS_PER_ORDER: '21' },
+        'MAX_TICKETS_PER_ORDER must be a whole number from 1 to 20 (got "21")',
+      ],
+    ];
+    it.each(problems.map(([env, message]) => [message, env] as const))('%s', (message, env) => {
+      expect(problem(env)).toBe(message);
+    });
+
+    // With several problems the first in this order is reported: PORT, MODULES, the shop's
+    // trio, Stripe's pair, PUBLIC_URL, LOG_LEVEL, TICKET_SIGNING_KEY, DATABASE_URL, the
+    // payment provider, CATALOG_TTL_SECONDS, SMTP_URL, MAIL_FROM, the production signing key,
+    // CHECKIN_CODE, WAITLIST_OFFER_HOURS, PERSONAL_DATA_DAYS_AFTER_EVENT, MAX_TICKETS_PER_ORDER.
+    it.each<[string, NodeJS.ProcessEnv, string]>([
+      ['PORT before the shop', { PORT: 'x', WOOCOMMERCE_KEY: 'ck_1' }, 'PORT'],
+      [
+        'the shop before PUBLIC_URL',
+        { WOOCOMMERCE_KEY: 'ck_1', PUBLIC_URL: 'x' },
+        'WOOCOMMERCE_URL',
+      ],
+      [
+        'a missing key before the URL',
+        { WOOCOMMERCE_URL: 'ftp://shop.example' },
+        'WOOCOMMERCE_KEY',
+      ],
+      [
+        'Stripe before LOG_LEVEL',
+        { STRIPE_SECRET_KEY: 'sk_test_1', LOG_LEVEL: 'x', STRIPE_API_BASE: 'x' },
+        'STRIPE_WEBHOOK_SECRET',
+      ],
+      [
+        'LOG_LEVEL before the provider',
+        { LOG_LEVEL: 'x', PAYMENT_PROVIDER: 'stripe' },
+        'LOG_LEVEL',
+      ],
+      [
+        'the provider before CATALOG_TTL_SECONDS',
+        { PAYMENT_PROVIDER: 'stripe', CATALOG_TTL_SECONDS: 'x' },
+        'STRIPE_SECRET_KEY',
+      ],
+      [
+        'the provider before a weak door code in production',
+        { NODE_ENV: 'production', CHECKIN_CODE: 'EINLASS-2026' },
+        'STRIPE_SECRET_KEY',
+      ],
+      [
+        'MAIL_FROM before the production signing key',
+        { NODE_ENV: 'production', PAYMENT_PROVIDER: 'test', MAIL_FROM: 'x' },
+        'MAIL_FROM',
+      ],
+      [
+        'the production signing key before CHECKIN_CODE',
+        { NODE_ENV: 'production', PAYMENT_PROVIDER: 'test', CHECKIN_CODE: 'x' },
+        'TICKET_SIGNING_KEY',
+      ],
+      [
+        'a bad signing key before DATABASE_URL',
+        { TICKET_SIGNING_KEY: 'x', DATABASE_URL: 'x' },
+        'TICKET_SIGNING_KEY',
+      ],
+    ])('the first problem wins: %s', (_name, env, variable) => {
+      expect(problem(env)).toMatch(new RegExp(`^${variable} `));
+    });
+  });
+
+  it('reads trimmed values, takes an empty one for unset, and derives what follows from them', () => {
+    const config = parseConfig({
+      PORT: ' 8080 ',
+      HOST: ' ',
+      MODULES: ' checkout ',
+      LOG_LEVEL: '',
+      PAYMENT_PROVIDER: ' ',
+      STATIC_DIR: 'off',
+      TRUST_PROXY: 'true',
+      // Read only beside a Stripe key.
+      STRIPE_API_BASE: 'not a url',
+      WAITLIST_OFFER_HOURS: '0.5',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      modules: 'checkout',
+      logLevel: 'info',
+      paymentProvider: 'test',
+      publicUrl: 'http://localhost:8080',
+      staticDir: null,
+      trustProxy: true,
+      stripe: null,
+      waitlistOfferHours: 0.5,
+    });
+    expect(parseConfig({}).staticDir).toMatch(/frontend\/dist$/);
+    expect(
+      parseConfig({
+        PUBLIC_URL: 'https://afterwork.example/hamburg/',
+        WOOCOMMERCE_URL: 'https://shop.example/',
+        WOOCOMMERCE_KEY: 'ck_1',
+        WOOCOMMERCE_SECRET: 'cs_1',
+        STRIPE_SECRET_KEY: 'rk_live_1',
+        STRIPE_WEBHOOK_SECRET: 'whsec_1',
+        STRIPE_API_BASE: 'http://127.0.0.1:12111/',
+        DATABASE_URL: 'sqlite::memory:',
+      }),
+    ).toMatchObject({
+      publicUrl: 'https://afterwork.example/hamburg',
+      woocommerce: { url: 'https://shop.example', key: 'ck_1', secret: 'cs_1' },
+      stripe: {
+        secretKey: 'rk_live_1',
+        webhookSecret: 'whsec_1',
+        apiBase: 'http://127.0.0.1:12111',
+      },
+      paymentProvider: 'stripe',
+      database: { kind: 'sqlite', path: ':memory:' },
+    });
   });
 });

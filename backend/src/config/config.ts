@@ -1,5 +1,34 @@
-import { createPrivateKey, type KeyObject } from 'node:crypto';
-import { resolve } from 'node:path';
+import type { KeyObject } from 'node:crypto';
+import { z } from 'zod';
+import {
+  DEFAULT_PERSONAL_DATA_DAYS_AFTER_EVENT,
+  MAX_PERSONAL_DATA_DAYS_AFTER_EVENT,
+  MAX_UNITS_PER_ORDER,
+} from '@awhh/machines';
+import {
+  checkinCode,
+  databaseUrl,
+  httpUrl,
+  logLevel,
+  mailFrom,
+  modules,
+  paymentProvider,
+  smtpUrl,
+  staticDir,
+  stripeSecretKey,
+  text,
+  ticketSigningKey,
+  trustProxy,
+  variable,
+  waitlistOfferHours,
+  wholeNumber,
+} from './variables.js';
+
+export {
+  DEFAULT_MAIL_FROM,
+  MAX_WAITLIST_OFFER_HOURS,
+  MIN_CHECKIN_CODE_LENGTH,
+} from './variables.js';
 
 export type ModuleSelection = 'products' | 'checkout' | 'all';
 
@@ -16,7 +45,7 @@ export interface StripeConfig {
   apiBase: string | null;
 }
 
-/** DESIGN "E-mail": SMTP when SMTP_URL is set, else the embedded mailbox (/mail-test). */
+/** SMTP when SMTP_URL is set, else the embedded mailbox on /mail-test (rules: "E-mail"). */
 export interface MailConfig {
   /** `smtp://` or `smtps://user:pass@host:port`; null: mails are kept in the store. */
   smtpUrl: string | null;
@@ -24,11 +53,20 @@ export interface MailConfig {
   from: string;
 }
 
-export const DEFAULT_MAIL_FROM = 'After Work Hamburg <tickets@localhost>';
+/**
+ * Who takes the payments: Stripe, or the built-in test provider, whose page lets anyone
+ * "pay" and therefore must never run a live shop by accident.
+ */
+export type PaymentProvider = 'stripe' | 'test';
 
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
 export interface AppConfigShape {
+  /**
+   * NODE_ENV=production (the images set it): the site takes real orders, so whatever is
+   * only for trying it out (test payments, printed codes, internal pages) must be asked for.
+   */
+  production: boolean;
   port: number;
   host: string;
   modules: ModuleSelection;
@@ -36,36 +74,56 @@ export interface AppConfigShape {
   database: DatabaseConfig;
   woocommerce: WooCommerceConfig | null;
   stripe: StripeConfig | null;
+  /**
+   * PAYMENT_PROVIDER; by default Stripe when STRIPE_SECRET_KEY is set, else the test
+   * provider, which production (NODE_ENV=production) accepts only when asked for by name.
+   */
+  paymentProvider: PaymentProvider;
   catalogTtlSeconds: number;
   mail: MailConfig;
   /**
-   * DESIGN "Tickets and the door": the Ed25519 key tickets are signed with
-   * (TICKET_SIGNING_KEY, PKCS#8 PEM); null: generated once and kept in the store.
+   * The Ed25519 key tickets are signed with (TICKET_SIGNING_KEY, PKCS#8 PEM); null:
+   * generated once and kept in the store (rules: "Tickets and the door").
    */
   ticketSigningKey: KeyObject | null;
   /**
-   * DESIGN "Tickets and the door": the door code that unlocks /einlass (CHECKIN_CODE); null:
-   * generated once and kept in the store.
+   * The door code that unlocks /einlass (CHECKIN_CODE); null: generated once and kept in
+   * the store (rules: "Tickets and the door").
    */
   checkinCode: string | null;
   /**
-   * DESIGN "Waiting list": how long an offer holds its places for the visitor
-   * (WAITLIST_OFFER_HOURS, default 24).
+   * How long an offer holds its places for the visitor (WAITLIST_OFFER_HOURS, default 24;
+   * rules: "Waiting list").
    */
   waitlistOfferHours: number;
+  /**
+   * Days after an order's last event until its buyer, ticket holders, the scans' device
+   * names and the stored mails are erased (PERSONAL_DATA_DAYS_AFTER_EVENT, default 90;
+   * docs/privacy.md).
+   */
+  personalDataDaysAfterEvent: number;
+  /**
+   * Most tickets of one event (all its tiers together) in one checkout
+   * (MAX_TICKETS_PER_ORDER, default 10, at most MAX_UNITS_PER_ORDER).
+   */
+  maxTicketsPerOrder: number;
   /** Built frontend served by the single-process `npm start`; null when nginx serves it. */
   staticDir: string | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /**
-   * Which peers may set X-Forwarded-For (per-IP rate limits depend on it): a boolean or
-   * proxy-addr names/CIDRs. Default: loopback and private networks, where nginx runs.
+   * Which peers may set X-Forwarded-For (per-IP rate limits and the door's lockout depend
+   * on it): a boolean or proxy-addr names/CIDRs. Default: none, as `npm start` serves
+   * visitors directly; the stack and compose name their nginx.
    */
   trustProxy: boolean | string;
 }
 
 /** Names the variable and what is wrong with it, so ops can fix it without reading code. */
 export class ConfigError extends Error {
-  constructor(variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    readonly problem: string,
+  ) {
     super(`Invalid configuration: ${variable} ${problem}`);
     this.name = 'ConfigError';
   }
@@ -73,6 +131,7 @@ export class ConfigError extends Error {
 
 /** The validated configuration, injected everywhere as a Nest provider. */
 export class AppConfig implements AppConfigShape {
+  readonly production!: boolean;
   readonly port!: number;
   readonly host!: string;
   readonly modules!: ModuleSelection;
@@ -80,11 +139,14 @@ export class AppConfig implements AppConfigShape {
   readonly database!: DatabaseConfig;
   readonly woocommerce!: WooCommerceConfig | null;
   readonly stripe!: StripeConfig | null;
+  readonly paymentProvider!: PaymentProvider;
   readonly catalogTtlSeconds!: number;
   readonly mail!: MailConfig;
   readonly ticketSigningKey!: KeyObject | null;
   readonly checkinCode!: string | null;
   readonly waitlistOfferHours!: number;
+  readonly personalDataDaysAfterEvent!: number;
+  readonly maxTicketsPerOrder!: number;
   readonly staticDir!: string | null;
   readonly logLevel!: AppConfigShape['logLevel'];
   readonly trustProxy!: boolean | string;
@@ -98,211 +160,266 @@ export class AppConfig implements AppConfigShape {
   }
 }
 
-function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === '' ? undefined : value;
+/** Runs one variable's schema; its first problem becomes the ConfigError naming it. */
+function readVariable<T>(variable: string, schema: z.ZodType<T>, raw: string | undefined): T {
+  const result = schema.safeParse(raw);
+  if (!result.success) throw new ConfigError(variable, result.error.issues[0]!.message);
+  return result.data;
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number) {
-  const raw = text(env, name);
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${raw}")`);
+/** The shop: all three variables or none. */
+function wooCommerceConfig(vars: {
+  WOOCOMMERCE_URL?: string;
+  WOOCOMMERCE_KEY?: string;
+  WOOCOMMERCE_SECRET?: string;
+}): WooCommerceConfig | null {
+  const { WOOCOMMERCE_URL: url, WOOCOMMERCE_KEY: key, WOOCOMMERCE_SECRET: secret } = vars;
+  if (!url) {
+    if (key || secret) {
+      throw new ConfigError(
+        'WOOCOMMERCE_URL',
+        'is required when WOOCOMMERCE_KEY or WOOCOMMERCE_SECRET is set',
+      );
+    }
+    return null;
   }
-  return n;
+  if (!key) throw new ConfigError('WOOCOMMERCE_KEY', 'is required when WOOCOMMERCE_URL is set');
+  if (!secret) {
+    throw new ConfigError('WOOCOMMERCE_SECRET', 'is required when WOOCOMMERCE_URL is set');
+  }
+  return { url: readVariable('WOOCOMMERCE_URL', httpUrl, url), key, secret };
 }
 
-function httpUrl(name: string, raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `must be an absolute http(s) URL (got "${raw}")`);
+/** Stripe: the secret key and its webhook secret together; STRIPE_API_BASE only beside them. */
+function stripeConfig(vars: {
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_API_BASE?: string;
+}): StripeConfig | null {
+  const { STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret } = vars;
+  if (!secretKey) {
+    if (webhookSecret) {
+      throw new ConfigError('STRIPE_SECRET_KEY', 'is required when STRIPE_WEBHOOK_SECRET is set');
+    }
+    return null;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(name, `must use http or https (got "${url.protocol}")`);
+  if (!webhookSecret) {
+    throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'is required when STRIPE_SECRET_KEY is set');
   }
-  return url.origin + url.pathname.replace(/\/+$/, '');
+  const apiBase = vars.STRIPE_API_BASE;
+  return {
+    secretKey,
+    webhookSecret,
+    apiBase: apiBase ? readVariable('STRIPE_API_BASE', httpUrl, apiBase) : null,
+  };
 }
 
-export function parseDatabaseUrl(raw: string | undefined): DatabaseConfig {
-  const value = raw ?? 'sqlite:./data/awhh.db';
-  if (value.startsWith('postgres://') || value.startsWith('postgresql://')) {
-    return { kind: 'postgres', url: value };
-  }
-  if (value.startsWith('sqlite:')) {
-    const path = value.slice('sqlite:'.length);
-    if (path === '') throw new ConfigError('DATABASE_URL', 'needs a file after "sqlite:"');
-    return { kind: 'sqlite', path: path === ':memory:' ? path : resolve(path) };
-  }
-  throw new ConfigError('DATABASE_URL', `must start with postgres:// or sqlite: (got "${value}")`);
-}
-
-/** SMTP_URL: smtp:// or smtps:// with a host; the password never appears in the error. */
-export function parseSmtpUrl(raw: string | undefined): string | null {
-  if (raw === undefined) return null;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError('SMTP_URL', 'must be a URL like smtp://user:pass@host:587');
-  }
-  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+/**
+ * PAYMENT_PROVIDER (`stripe` or `test`). Unset, Stripe runs when it has a key, and the
+ * test provider otherwise, except in production: a deploy whose `.env` lost its Stripe key
+ * would let anyone "pay" on the test page and get real tickets, so production names the
+ * test provider explicitly (a staging site) or does not start.
+ */
+function choosePaymentProvider(
+  raw: string | undefined,
+  stripeConfigured: boolean,
+  production: boolean,
+): PaymentProvider {
+  const provider =
+    readVariable('PAYMENT_PROVIDER', paymentProvider, raw) ??
+    (stripeConfigured ? 'stripe' : production ? null : 'test');
+  if (provider === null) {
     throw new ConfigError(
-      'SMTP_URL',
-      `must start with smtp:// or smtps:// (got "${url.protocol}")`,
+      'STRIPE_SECRET_KEY',
+      'is required in production (NODE_ENV=production); for a staging site without real payments set PAYMENT_PROVIDER=test',
     );
   }
-  if (!url.hostname) throw new ConfigError('SMTP_URL', 'needs a host (smtp://host:587)');
-  return raw;
-}
-
-/** MAIL_FROM: an address, optionally with a display name ("After Work Hamburg <tickets@…>"). */
-export function parseMailFrom(raw: string | undefined): string {
-  const value = raw ?? DEFAULT_MAIL_FROM;
-  const address = /<([^<>\s]+)>\s*$/.exec(value)?.[1] ?? value;
-  if (!/^[^@\s<>]+@[^@\s<>]+$/.test(address)) {
-    throw new ConfigError(
-      'MAIL_FROM',
-      `must be an e-mail address, optionally "Name <address>" (got "${value}")`,
-    );
+  if (provider === 'stripe' && !stripeConfigured) {
+    throw new ConfigError('STRIPE_SECRET_KEY', 'is required when PAYMENT_PROVIDER=stripe');
   }
-  return value;
+  return provider;
 }
 
-/** TICKET_SIGNING_KEY: an Ed25519 private key, PKCS#8 PEM (literal \n accepted, as .env files write it). */
-export function parseTicketSigningKey(raw: string | undefined): KeyObject | null {
-  if (raw === undefined) return null;
-  let key: KeyObject;
-  try {
-    key = createPrivateKey({ key: raw.replace(/\\n/g, '\n'), format: 'pem' });
-  } catch {
+export function parsePaymentProvider(
+  raw: string | undefined,
+  stripe: StripeConfig | null,
+  production: boolean,
+): PaymentProvider {
+  return choosePaymentProvider(raw, stripe !== null, production);
+}
+
+/**
+ * In production the ticket signing key is configured, not generated into the store, where
+ * it would sit beside the data it protects and change with a new database. Only the
+ * checkout side signs tickets; the products process needs no key.
+ */
+function requireSigningKeyInProduction(
+  keySet: boolean,
+  production: boolean,
+  modules: ModuleSelection,
+) {
+  if (production && modules !== 'products' && !keySet) {
     throw new ConfigError(
       'TICKET_SIGNING_KEY',
-      'must be a PKCS#8 PEM private key (-----BEGIN PRIVATE KEY-----)',
+      'is required in production (NODE_ENV=production); make one with `openssl genpkey -algorithm ed25519` and set the PEM text (newlines as \\n)',
     );
   }
-  if (key.asymmetricKeyType !== 'ed25519') {
-    throw new ConfigError(
-      'TICKET_SIGNING_KEY',
-      `must be an Ed25519 key (got ${key.asymmetricKeyType ?? 'an unknown type'})`,
-    );
-  }
+}
+
+export function requireProductionSigningKey(
+  key: KeyObject | null,
+  production: boolean,
+  modules: ModuleSelection,
+) {
+  requireSigningKeyInProduction(key !== null, production, modules);
   return key;
 }
 
-/** Shortest door code accepted (as the door compares it: no spaces or dashes, any case). */
-export const MIN_CHECKIN_CODE_LENGTH = 8;
-
-/**
- * CHECKIN_CODE: the door staff's shared code. Long enough that the lockout after wrong codes
- * makes guessing hopeless; the value never appears in the error.
- */
-export function parseCheckinCode(raw: string | undefined): string | null {
-  if (raw === undefined) return null;
-  if (raw.replace(/[\s-]+/g, '').length < MIN_CHECKIN_CODE_LENGTH) {
-    throw new ConfigError(
-      'CHECKIN_CODE',
-      `must have at least ${MIN_CHECKIN_CODE_LENGTH} characters besides spaces and dashes`,
-    );
-  }
-  return raw;
+/** A rule between variables as a step of the schema: its ConfigError becomes an issue in place. */
+function rule<I, O>(check: (vars: I) => O) {
+  return (vars: I, ctx: z.RefinementCtx): O => {
+    try {
+      return check(vars);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      ctx.addIssue({ code: 'custom', path: [err.variable], message: err.problem });
+      return z.NEVER;
+    }
+  };
 }
 
-/** Longest an offer may hold places: a month, far beyond any sensible setting. */
-export const MAX_WAITLIST_OFFER_HOURS = 720;
+/** The entries below that hold a rule between variables; each reads the whole environment. */
+const RULES = ['woocommerce', 'stripe', 'paymentProvider', 'productionSigningKey'] as const;
 
 /**
- * WAITLIST_OFFER_HOURS: hours, fractions allowed ("0.5" for half an hour), more than 0 and
- * at most a month. German and English in one message: the organizer may read it too.
+ * The environment: every variable with its own rule and default, and the rules between
+ * variables, in the order problems are reported (the first one stops the start). A rule
+ * reads the variables it ties together; those that come before it have passed their own
+ * rules by the time it counts, so it may take a set STRIPE_SECRET_KEY for a working Stripe.
  */
+const environment = z.preprocess(
+  (env) => ({
+    ...(env as NodeJS.ProcessEnv),
+    ...Object.fromEntries(RULES.map((name) => [name, env])),
+  }),
+  z.object({
+    NODE_ENV: variable(text),
+    PORT: variable(wholeNumber(3000, 1, 65535)),
+    HOST: variable(z.string().default('0.0.0.0')),
+    MODULES: variable(modules),
+    woocommerce: z
+      .object({
+        WOOCOMMERCE_URL: variable(text),
+        WOOCOMMERCE_KEY: variable(text),
+        WOOCOMMERCE_SECRET: variable(text),
+      })
+      .transform(rule(wooCommerceConfig)),
+    stripe: z
+      .object({
+        STRIPE_SECRET_KEY: variable(stripeSecretKey),
+        STRIPE_WEBHOOK_SECRET: variable(text),
+        STRIPE_API_BASE: variable(text),
+      })
+      .transform(rule(stripeConfig)),
+    PUBLIC_URL: variable(httpUrl.optional()),
+    STATIC_DIR: variable(staticDir),
+    LOG_LEVEL: variable(logLevel),
+    TRUST_PROXY: variable(trustProxy),
+    TICKET_SIGNING_KEY: variable(ticketSigningKey),
+    DATABASE_URL: variable(databaseUrl),
+    paymentProvider: z
+      .object({
+        PAYMENT_PROVIDER: variable(text),
+        STRIPE_SECRET_KEY: variable(text),
+        NODE_ENV: variable(text),
+      })
+      .transform(
+        rule((vars) =>
+          choosePaymentProvider(
+            vars.PAYMENT_PROVIDER,
+            vars.STRIPE_SECRET_KEY !== undefined,
+            vars.NODE_ENV === 'production',
+          ),
+        ),
+      ),
+    CATALOG_TTL_SECONDS: variable(wholeNumber(60, 0, 86_400)),
+    SMTP_URL: variable(smtpUrl),
+    MAIL_FROM: variable(mailFrom),
+    productionSigningKey: z
+      .object({
+        TICKET_SIGNING_KEY: variable(text),
+        NODE_ENV: variable(text),
+        MODULES: variable(modules),
+      })
+      .transform(
+        rule((vars) =>
+          requireSigningKeyInProduction(
+            // Set is enough here: its own rule above has read it.
+            vars.TICKET_SIGNING_KEY !== undefined,
+            vars.NODE_ENV === 'production',
+            vars.MODULES,
+          ),
+        ),
+      ),
+    CHECKIN_CODE: variable(checkinCode),
+    WAITLIST_OFFER_HOURS: variable(waitlistOfferHours),
+    PERSONAL_DATA_DAYS_AFTER_EVENT: variable(
+      wholeNumber(DEFAULT_PERSONAL_DATA_DAYS_AFTER_EVENT, 1, MAX_PERSONAL_DATA_DAYS_AFTER_EVENT),
+    ),
+    MAX_TICKETS_PER_ORDER: variable(wholeNumber(10, 1, MAX_UNITS_PER_ORDER)),
+  }),
+);
+
+export function parseDatabaseUrl(raw: string | undefined): DatabaseConfig {
+  return readVariable('DATABASE_URL', databaseUrl, raw);
+}
+
+export function parseSmtpUrl(raw: string | undefined): string | null {
+  return readVariable('SMTP_URL', smtpUrl, raw);
+}
+
+export function parseMailFrom(raw: string | undefined): string {
+  return readVariable('MAIL_FROM', mailFrom, raw);
+}
+
+export function parseTicketSigningKey(raw: string | undefined): KeyObject | null {
+  return readVariable('TICKET_SIGNING_KEY', ticketSigningKey, raw);
+}
+
+export function parseCheckinCode(raw: string | undefined): string | null {
+  return readVariable('CHECKIN_CODE', checkinCode, raw);
+}
+
 export function parseWaitlistOfferHours(raw: string | undefined): number {
-  if (raw === undefined) return 24;
-  const hours = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(hours > 0 && hours <= MAX_WAITLIST_OFFER_HOURS)) {
-    throw new ConfigError(
-      'WAITLIST_OFFER_HOURS',
-      `must be a number of hours above 0 and at most ${MAX_WAITLIST_OFFER_HOURS} (got "${raw}") / muss eine Stundenzahl über 0 und höchstens ${MAX_WAITLIST_OFFER_HOURS} sein`,
-    );
-  }
-  return hours;
+  return readVariable('WAITLIST_OFFER_HOURS', waitlistOfferHours, raw);
 }
 
 export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
-  const port = integer(env, 'PORT', 3000, 1, 65535);
-  const modules = (text(env, 'MODULES') ?? 'all') as ModuleSelection;
-  if (!['products', 'checkout', 'all'].includes(modules)) {
-    throw new ConfigError('MODULES', `must be products, checkout or all (got "${modules}")`);
+  const result = environment.safeParse(env);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new ConfigError(String(issue.path.at(-1)), issue.message);
   }
-
-  const wooUrl = text(env, 'WOOCOMMERCE_URL');
-  const wooKey = text(env, 'WOOCOMMERCE_KEY');
-  const wooSecret = text(env, 'WOOCOMMERCE_SECRET');
-  let woocommerce: WooCommerceConfig | null = null;
-  if (wooUrl) {
-    if (!wooKey)
-      throw new ConfigError('WOOCOMMERCE_KEY', 'is required when WOOCOMMERCE_URL is set');
-    if (!wooSecret) {
-      throw new ConfigError('WOOCOMMERCE_SECRET', 'is required when WOOCOMMERCE_URL is set');
-    }
-    woocommerce = { url: httpUrl('WOOCOMMERCE_URL', wooUrl), key: wooKey, secret: wooSecret };
-  } else if (wooKey || wooSecret) {
-    throw new ConfigError(
-      'WOOCOMMERCE_URL',
-      'is required when WOOCOMMERCE_KEY or WOOCOMMERCE_SECRET is set',
-    );
-  }
-
-  const stripeKey = text(env, 'STRIPE_SECRET_KEY');
-  const stripeWebhook = text(env, 'STRIPE_WEBHOOK_SECRET');
-  let stripe: StripeConfig | null = null;
-  if (stripeKey) {
-    if (!/^(sk|rk)_(test|live)_/.test(stripeKey)) {
-      throw new ConfigError('STRIPE_SECRET_KEY', 'must be a Stripe secret key (sk_… or rk_…)');
-    }
-    if (!stripeWebhook) {
-      throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'is required when STRIPE_SECRET_KEY is set');
-    }
-    const apiBase = text(env, 'STRIPE_API_BASE');
-    stripe = {
-      secretKey: stripeKey,
-      webhookSecret: stripeWebhook,
-      apiBase: apiBase ? httpUrl('STRIPE_API_BASE', apiBase) : null,
-    };
-  } else if (stripeWebhook) {
-    throw new ConfigError('STRIPE_SECRET_KEY', 'is required when STRIPE_WEBHOOK_SECRET is set');
-  }
-
-  const publicUrl = httpUrl('PUBLIC_URL', text(env, 'PUBLIC_URL') ?? `http://localhost:${port}`);
-  const staticDirRaw = text(env, 'STATIC_DIR');
-  const logLevel = (text(env, 'LOG_LEVEL') ?? 'info') as AppConfigShape['logLevel'];
-  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {
-    throw new ConfigError('LOG_LEVEL', `must be debug, info, warn or error (got "${logLevel}")`);
-  }
-
-  const trustProxyRaw = text(env, 'TRUST_PROXY') ?? 'loopback,uniquelocal';
-  const trustProxy =
-    trustProxyRaw === 'true' ? true : trustProxyRaw === 'false' ? false : trustProxyRaw;
-
+  const vars = result.data;
   return {
-    port,
-    host: text(env, 'HOST') ?? '0.0.0.0',
-    modules,
-    publicUrl,
-    database: parseDatabaseUrl(text(env, 'DATABASE_URL')),
-    woocommerce,
-    stripe,
-    catalogTtlSeconds: integer(env, 'CATALOG_TTL_SECONDS', 60, 0, 86_400),
-    mail: {
-      smtpUrl: parseSmtpUrl(text(env, 'SMTP_URL')),
-      from: parseMailFrom(text(env, 'MAIL_FROM')),
-    },
-    ticketSigningKey: parseTicketSigningKey(text(env, 'TICKET_SIGNING_KEY')),
-    checkinCode: parseCheckinCode(text(env, 'CHECKIN_CODE')),
-    waitlistOfferHours: parseWaitlistOfferHours(text(env, 'WAITLIST_OFFER_HOURS')),
-    staticDir: staticDirRaw === 'off' ? null : resolve(staticDirRaw ?? 'frontend/dist'),
-    logLevel,
-    trustProxy,
+    production: vars.NODE_ENV === 'production',
+    port: vars.PORT,
+    host: vars.HOST,
+    modules: vars.MODULES,
+    publicUrl: vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`,
+    database: vars.DATABASE_URL,
+    woocommerce: vars.woocommerce,
+    stripe: vars.stripe,
+    paymentProvider: vars.paymentProvider,
+    catalogTtlSeconds: vars.CATALOG_TTL_SECONDS,
+    mail: { smtpUrl: vars.SMTP_URL, from: vars.MAIL_FROM },
+    ticketSigningKey: vars.TICKET_SIGNING_KEY,
+    checkinCode: vars.CHECKIN_CODE,
+    waitlistOfferHours: vars.WAITLIST_OFFER_HOURS,
+    personalDataDaysAfterEvent: vars.PERSONAL_DATA_DAYS_AFTER_EVENT,
+    maxTicketsPerOrder: vars.MAX_TICKETS_PER_ORDER,
+    staticDir: vars.STATIC_DIR,
+    logLevel: vars.LOG_LEVEL,
+    trustProxy: vars.TRUST_PROXY,
   };
 }

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import {
   couponValidationRequestSchema,
+  retentionPeriods,
   toCents,
   type CouponValidationResponse,
 } from '@awhh/machines';
@@ -12,7 +13,7 @@ import { AppConfig } from '../config/config.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { evaluateCoupon } from '../catalog/coupon-rules.js';
 import { FAQ_ENTRIES } from './faq.data.js';
-import { cachedBody, sendCached } from './http-cache.js';
+import { type CachedBody, cachedBody, sendCached } from './http-cache.js';
 import { ProductsService } from './products.service.js';
 
 export const EVENT_NOT_FOUND_MESSAGE = 'Dieses Event gibt es nicht (mehr).';
@@ -32,7 +33,7 @@ function maxAge(config: AppConfig): number {
   return Math.min(config.catalogTtlSeconds, 30);
 }
 
-/** SPEC §7: the product feed the site reads for the next-event link. */
+/** rules §7: the product feed the site reads for the next-event link. */
 @Controller('woocommerce')
 export class FeedController {
   constructor(
@@ -70,7 +71,7 @@ export class EventsController {
   }
 }
 
-/** DESIGN "Everything the shop sells": merch is listed on / and has its own page. */
+/** rules "Everything the shop sells": merch is listed on / and has its own page. */
 @Controller('merch')
 export class MerchController {
   constructor(
@@ -119,7 +120,7 @@ export class BlogController {
   }
 }
 
-/** DESIGN "Coupons": validated by the server with WooCommerce semantics. */
+/** rules "Coupons": validated by the server with WooCommerce semantics. */
 @Controller('coupons')
 export class CouponsController {
   constructor(private readonly catalog: CatalogService) {}
@@ -147,6 +148,21 @@ export class FaqController {
 
   @Get()
   list(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return sendCached(req, reply, this.body, maxAge(this.config));
+  }
+}
+
+/** The retention periods the privacy page states, as the erasure job applies them (docs/privacy.md). */
+@Controller('privacy')
+export class PrivacyController {
+  private readonly body: CachedBody;
+
+  constructor(private readonly config: AppConfig) {
+    this.body = cachedBody(retentionPeriods(config.personalDataDaysAfterEvent));
+  }
+
+  @Get()
+  periods(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     return sendCached(req, reply, this.body, maxAge(this.config));
   }
 }

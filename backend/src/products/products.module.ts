@@ -7,10 +7,11 @@ import {
   FaqController,
   FeedController,
   MerchController,
+  PrivacyController,
 } from './products.controller.js';
 import { ProductsService } from './products.service.js';
 
-/** The products side (DESIGN: catalog, events, blog, coupons); nginx routes these paths here. */
+/** The products side (catalog, events, blog, coupons); nginx routes these paths here. */
 @Module({
   imports: [CatalogModule],
   controllers: [
@@ -20,6 +21,7 @@ import { ProductsService } from './products.service.js';
     BlogController,
     CouponsController,
     FaqController,
+    PrivacyController,
   ],
   providers: [ProductsService],
   exports: [ProductsService],

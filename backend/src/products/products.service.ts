@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   type Availability,
   type BlogPost,
@@ -29,10 +29,12 @@ import {
 } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { plainText, sanitizeRichText } from '../catalog/html.js';
+import { maxPerOrderOf } from '../catalog/order-limits.js';
+import { AppConfig } from '../config/config.js';
 import { cachedBody, type CachedBody } from './http-cache.js';
 import { Memo } from './memo.js';
 
-/** Availability thresholds (DESIGN "Event page": sold out / few left): sold out at 0, "few left" from 10 down. */
+/** Availability thresholds (rules "Event page": sold out / few left): sold out at 0, "few left" from 10 down. */
 export const FEW_LEFT_THRESHOLD = 10;
 
 interface EventIndex {
@@ -70,7 +72,7 @@ function levelOf(quantity: number | null): Stock {
 /** Euros as the catalog gives them, rounded to whole cents. */
 const euros = (value: number | undefined) => fromCents(toCents(value ?? 0));
 
-/** DESIGN "Everything the shop sells": the variations a visitor can choose from. */
+/** rules "Everything the shop sells": the variations a visitor can choose from. */
 export function variantsOf(product: CatalogProduct): Variant[] {
   if (!isVariable(product)) return [];
   return (product.variants ?? [])
@@ -118,7 +120,10 @@ function offerOf(product: CatalogProduct, variants: Variant[]) {
   };
 }
 
-function toMerchDetail(product: CatalogProduct & { slug: string }): MerchDetail {
+function toMerchDetail(
+  product: CatalogProduct & { slug: string },
+  maxTicketsPerOrder: number,
+): MerchDetail {
   const image = product.images[0];
   const variants = variantsOf(product);
   return {
@@ -130,13 +135,18 @@ function toMerchDetail(product: CatalogProduct & { slug: string }): MerchDetail 
     currency: SHOP_CURRENCY,
     shortDescription: plainText(product.short_description),
     variants,
+    maxPerOrder: maxPerOrderOf(product, maxTicketsPerOrder),
     descriptionHtml: sanitizeRichText(product.description || product.short_description),
   };
 }
 
-function toEventDetail(product: CatalogProduct & { slug: string }, now: Date): EventDetail {
+function toEventDetail(
+  product: CatalogProduct & { slug: string },
+  now: Date,
+  maxTicketsPerOrder: number,
+): EventDetail {
   const resolved = resolveEventDate(product);
-  const { descriptionHtml, ...merch } = toMerchDetail(product);
+  const { descriptionHtml, ...merch } = toMerchDetail(product, maxTicketsPerOrder);
   return {
     ...merch,
     startsAt: resolved ? resolved.date.toISOString() : null,
@@ -146,7 +156,7 @@ function toEventDetail(product: CatalogProduct & { slug: string }, now: Date): E
   };
 }
 
-/** DESIGN: upcoming events first (soonest first), then past ones (latest first). */
+/** rules "Events": upcoming events first (soonest first), then past ones (latest first). */
 export function orderEvents<E extends Pick<EventSummary, 'startsAt' | 'past'>>(events: E[]): E[] {
   const time = (e: E) => (e.startsAt ? Date.parse(e.startsAt) : Number.POSITIVE_INFINITY);
   const upcoming = events.filter((e) => !e.past).sort((a, b) => time(a) - time(b));
@@ -177,9 +187,12 @@ export class ProductsService {
   private readonly merchMemo = new Memo<MerchIndex>();
   private today = { start: 0, end: 0 };
 
-  constructor(private readonly catalog: CatalogService) {}
+  constructor(
+    @Inject(CatalogService) private readonly catalog: CatalogService,
+    @Inject(AppConfig) private readonly config: AppConfig,
+  ) {}
 
-  /** SPEC §7 feed: every product with slug, dates, meta_data and what the site shows. */
+  /** rules §7 feed: every product with slug, dates, meta_data and what the site shows. */
   async feed(): Promise<CachedBody> {
     const products = await this.catalog.products();
     return this.feedMemo.get(String(this.catalog.productsGeneration), () =>
@@ -203,7 +216,7 @@ export class ProductsService {
     return (await this.merchIndex()).bySlug.get(slug);
   }
 
-  /** DESIGN "Everything the shop sells": merch is every product that is not an event. */
+  /** rules "Everything the shop sells": merch is every product that is not an event. */
   private async merchIndex(): Promise<MerchIndex> {
     const products = await this.catalog.products();
     return this.merchMemo.get(String(this.catalog.productsGeneration), () => {
@@ -211,7 +224,7 @@ export class ProductsService {
         .filter(
           (p): p is CatalogProduct & { slug: string } => hasValidSlug(p) && !isEventProduct(p),
         )
-        .map(toMerchDetail);
+        .map((p) => toMerchDetail(p, this.config.maxTicketsPerOrder));
       const bySlug = new Map<string, CachedBody>();
       for (const detail of details) {
         if (!bySlug.has(detail.slug)) bySlug.set(detail.slug, cachedBody(detail));
@@ -241,7 +254,7 @@ export class ProductsService {
           .filter(
             (p): p is CatalogProduct & { slug: string } => hasValidSlug(p) && isEventProduct(p),
           )
-          .map((p) => toEventDetail(p, now)),
+          .map((p) => toEventDetail(p, now, this.config.maxTicketsPerOrder)),
       );
       const bySlug = new Map<string, CachedBody>();
       for (const detail of details) {
@@ -284,7 +297,7 @@ export class ProductsService {
 }
 
 /**
- * Exactly the productSchema fields (SPEC §3/§7): the long description and the variations'
+ * Exactly the productSchema fields (rules §3/§7): the long description and the variations'
  * details stay out of the feed; a variable product lists its variation ids as WooCommerce does.
  */
 function toFeedProduct(product: CatalogProduct): Product {

@@ -47,6 +47,23 @@ export function parseTemplate(indexHtml: string): HtmlTemplate {
   };
 }
 
+/**
+ * A test site (PAYMENT_PROVIDER=test) says so on every page, so nobody takes it for the
+ * live shop. Outside the app's root, which hydration never touches, with the class on
+ * <html> that makes room for it (shell.css): it paints with the HTML, needs no script and
+ * never moves the page afterwards.
+ */
+export const TEST_MODE_BAR =
+  '<aside class="test-mode-bar" aria-label="Testmodus"><p>Testmodus – keine echten Zahlungen</p></aside>';
+
+export function withTestModeBar(template: HtmlTemplate): HtmlTemplate {
+  return {
+    head: template.head.replace(/<html\b/i, '<html class="test-site"'),
+    body: template.body + TEST_MODE_BAR,
+    end: template.end,
+  };
+}
+
 export interface RenderedParts {
   /** Trusted markup: the route's head tags and resource hints. */
   head: string;

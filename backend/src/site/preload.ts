@@ -13,7 +13,7 @@ export type ViteManifest = Record<string, ManifestChunk>;
 
 /**
  * What the browser may fetch before the entry script asks for it. The page's content is in
- * the HTML (DESIGN "Rendering"); what it still needs comes with it: the route CSS (as
+ * the HTML (rules "Rendering"); what it still needs comes with it: the route CSS (as
  * stylesheets, so the markup paints styled), the first screen's image and the fonts. The
  * route chunks the browser hydrates with follow after the page has loaded (deferScripts).
  */
@@ -128,7 +128,7 @@ export function inlineStyle(css: string): string {
 }
 
 /**
- * DESIGN "Rendering": the site's CSS is small (a few KB gzip a page), so the HTML carries
+ * rules "Rendering": the site's CSS is small (a few KB gzip a page), so the HTML carries
  * it and the first paint waits for no stylesheet request: the entry's stylesheet in the
  * template becomes a `<style>` element.
  */

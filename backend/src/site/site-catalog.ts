@@ -17,7 +17,7 @@ export abstract class SiteCatalog {
   abstract events(): Promise<EventSummary[]>;
   /** null for an unknown slug. */
   abstract event(slug: string): Promise<EventDetail | null>;
-  /** DESIGN "Everything the shop sells": every product that is not an event. */
+  /** rules "Everything the shop sells": every product that is not an event. */
   abstract merch(): Promise<MerchSummary[]>;
   /** null for an unknown slug. */
   abstract merchItem(slug: string): Promise<MerchDetail | null>;

@@ -1,15 +1,15 @@
 import { Logger } from '@nestjs/common';
 import { FAQ_ENTRIES } from '../products/faq.data.js';
-import type { PageDataSource } from '@awhh/machines';
+import type { PageDataSource, RetentionPeriods } from '@awhh/machines';
 import type { SiteCatalog } from './site-catalog.js';
 
 /**
  * The loaders' data source in the products process: the same cached catalog the API
  * answers from, called directly (no request to itself). A catalog failure without stale
  * data becomes a 503 error response for the page, which the router renders as the error
- * page and the site answers with Retry-After (DESIGN "Errors").
+ * page and the site answers with Retry-After (rules "Errors").
  */
-export function siteDataSource(catalog: SiteCatalog): PageDataSource {
+export function siteDataSource(catalog: SiteCatalog, periods: RetentionPeriods): PageDataSource {
   const logger = new Logger('Site');
   const guarded =
     <A extends unknown[], T>(read: (...args: A) => Promise<T>) =>
@@ -32,5 +32,6 @@ export function siteDataSource(catalog: SiteCatalog): PageDataSource {
     posts: guarded(() => catalog.posts()),
     post: guarded((slug: string) => catalog.post(slug)),
     faq: async () => [...FAQ_ENTRIES],
+    privacy: async () => periods,
   };
 }

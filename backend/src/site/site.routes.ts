@@ -13,7 +13,7 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Other public files (images, favicon, fonts without hash) may change on a deploy. */
 export const PUBLIC_FILE = 'public, max-age=3600';
 
-/** /einlass's service worker (DESIGN "Tickets and the door"), scoped to that page. */
+/** /einlass's service worker (rules "Tickets and the door"), scoped to that page. */
 const DOOR_SERVICE_WORKER = 'einlass-sw.js';
 
 /** Served by the routes below, never as raw files from the build output. */

@@ -5,7 +5,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { MerchDetail } from '@awhh/machines';
 import { createTestApp } from '../../test/support/test-app.js';
 
-// DESIGN "Rendering": the products process renders every page with the frontend's server
+// rules "Rendering": the products process renders every page with the frontend's server
 // entry (built by `vite build --ssr`). These tests put a stand-in entry with the same
 // contract (machines' render/render.contract.ts) beside a stand-in build, so they check the
 // backend's side: data straight from the catalog services, the HTML around the render,
@@ -127,7 +127,7 @@ describe('server-rendered pages through the app (demo catalog)', () => {
       `<div id="root"><h1>${item.name}</h1><p>${item.variants.length} Größen</p></div>` +
         '<script type="application/json" id="awhh-page-data">',
     );
-    // The code follows once the page has loaded, with the route's chunk (DESIGN "Rendering").
+    // The code follows once the page has loaded, with the route's chunk (rules "Rendering").
     expect(html).not.toContain('<script type="module"');
     expect(html).toContain(
       '<script defer src="/hydrate.js" data-entry="/assets/index-A.js"' +
@@ -140,7 +140,7 @@ describe('server-rendered pages through the app (demo catalog)', () => {
     expect(html).toContain(
       '<link rel="preload" as="image" href="/media/demo/merch-tshirt.svg" fetchpriority="high">',
     );
-    // DESIGN "Rendering": no stylesheet request before the first paint. The entry's and the
+    // rules "Rendering": no stylesheet request before the first paint. The entry's and the
     // route's CSS are in the page; their links stay for Vite, never fetched.
     expect(html).toContain(
       '<style>body{color:#e5c07b}</style><link rel="stylesheet" crossorigin href="/assets/index-A.css" disabled>',
@@ -166,7 +166,7 @@ describe('server-rendered pages through the app (demo catalog)', () => {
     expect(slash.headers.location).toBe('/merch/awhh-t-shirt?x=1');
   });
 
-  it('answers unknown slugs and malformed paths with the 404 page (DESIGN "Errors")', async () => {
+  it('answers unknown slugs and malformed paths with the 404 page (rules "Errors")', async () => {
     const missing = await get('/merch/gibt-es-nicht');
     expect(missing.statusCode).toBe(404);
     expect(missing.body).toContain('<meta name="robots" content="noindex, nofollow">');
@@ -179,14 +179,14 @@ describe('server-rendered pages through the app (demo catalog)', () => {
     expect(api.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
   });
 
-  it('answers a failed render with a 500 page, never API JSON (SPEC §8)', async () => {
+  it('answers a failed render with a 500 page, never API JSON (rules §8)', async () => {
     const res = await get('/kaputt');
     expect(res.statusCode).toBe(500);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.body).toContain('<h1>Internal Server Error</h1>');
   });
 
-  it('decides per request with isbot that a crawler gets no error page (SPEC §2)', async () => {
+  it('decides per request with isbot that a crawler gets no error page (rules §2)', async () => {
     const bot = await get('/gibt-es-nicht', {
       'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
     });
@@ -206,5 +206,39 @@ describe('server-rendered pages through the app (demo catalog)', () => {
     expect(sitemap).toContain(`<url><loc>${PUBLIC_URL}/faq</loc></url>`);
     expect(sitemap).not.toContain('/tickets/');
     expect(sitemap).not.toContain('/mail-test');
+  });
+
+  it('a test site (PAYMENT_PROVIDER=test) says so on every page, outside the root that hydrates', async () => {
+    for (const path of ['/', '/merch/awhh-t-shirt', '/gibt-es-nicht', '/kaputt']) {
+      const html = (await get(path, { 'user-agent': PERSON })).body;
+      expect(html).toContain('<html class="test-site" lang="de">');
+      expect(html).toContain(
+        '<body><aside class="test-mode-bar" aria-label="Testmodus"><p>Testmodus – keine echten Zahlungen</p></aside><div id="root">',
+      );
+    }
+  });
+});
+
+describe('server-rendered pages of the live shop', () => {
+  it('carry no test-mode bar when Stripe takes the payments', async () => {
+    const built = builtSite();
+    const app = await createTestApp({
+      STATIC_DIR: join(built.dir, 'dist'),
+      PUBLIC_URL,
+      STRIPE_SECRET_KEY: 'sk_live_site_suite',
+      STRIPE_WEBHOOK_SECRET: 'whsec_site_suite',
+    });
+    try {
+      await app.init();
+      await app.getHttpAdapter().getInstance().ready();
+      const html = (await app.inject({ method: 'GET', url: '/' })).body;
+      expect(html).toContain('<div id="root">');
+      expect(html).not.toContain('test-mode-bar');
+      expect(html).not.toContain('test-site');
+      expect(html).not.toContain('Testmodus');
+    } finally {
+      await app.close();
+      rmSync(built.dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Injectable, Logger } from '@nestjs/common';
 import { isbot } from 'isbot';
-import type { RenderPage, RenderResult } from '@awhh/machines';
+import { type RenderPage, type RenderResult, retentionPeriods } from '@awhh/machines';
 import { AppConfig } from '../config/config.js';
-import { type HtmlTemplate, parseTemplate, renderDocument } from './html-head.js';
+import { type HtmlTemplate, parseTemplate, renderDocument, withTestModeBar } from './html-head.js';
 import { loadPageRenderer } from './page-renderer.js';
 import {
   AssetHints,
@@ -31,10 +31,10 @@ const HTML_HEADERS = {
   'cache-control': 'no-cache',
 };
 
-/** Pages search engines may list (SPEC §2); the others are test or personal pages. */
+/** Pages search engines may list (rules §2); the others are test or personal pages. */
 const SITEMAP_PAGES = ['/', '/faq', '/blog', '/contact', '/impressum', '/datenschutz', '/cart'];
 
-/** Pages that exist for trying things out (DESIGN "Test pages"): public, but never indexed. */
+/** Pages that exist for trying things out (rules "Test pages"): public, but never indexed. */
 const TEST_PAGES = ['/coupon-test', '/webhook-test', '/apple-pay-test', '/mail-test', '/einlass'];
 
 function xmlEscape(value: string): string {
@@ -47,7 +47,7 @@ function xmlEscape(value: string): string {
 }
 
 /**
- * Every page's HTML, rendered from the frontend's route modules (DESIGN "Rendering"), plus
+ * Every page's HTML, rendered from the frontend's route modules (rules "Rendering"), plus
  * robots.txt and sitemap.xml.
  */
 @Injectable()
@@ -57,7 +57,7 @@ export class SiteService {
   private entry: { src: string; modules: string[] } | null = null;
   private hints: AssetHints | null = null;
   private renderer: RenderPage | null = null;
-  /** The built CSS by its URL path, read once (DESIGN "Rendering": inlined into the HTML). */
+  /** The built CSS by its URL path, read once (rules "Rendering": inlined into the HTML). */
   private styles = new Map<string, string | null>();
   private staticDir = '';
 
@@ -77,7 +77,8 @@ export class SiteService {
     this.staticDir = staticDir;
     this.styles.clear();
     const scripts = deferScripts(html);
-    this.template = parseTemplate(inlineEntryStyles(scripts.html, (href) => this.style(href)));
+    const template = parseTemplate(inlineEntryStyles(scripts.html, (href) => this.style(href)));
+    this.template = this.config.paymentProvider === 'test' ? withTestModeBar(template) : template;
     this.entry = scripts.entry ? { src: scripts.entry, modules: scripts.modules } : null;
     this.hints = null;
     try {
@@ -110,7 +111,10 @@ export class SiteService {
   /** Imports the built server renderer once; false when it has not been built. */
   async loadRenderer(entryPath: string): Promise<boolean> {
     try {
-      this.renderer = await loadPageRenderer(entryPath, siteDataSource(this.catalog));
+      this.renderer = await loadPageRenderer(
+        entryPath,
+        siteDataSource(this.catalog, retentionPeriods(this.config.personalDataDaysAfterEvent)),
+      );
       return true;
     } catch (err) {
       this.logger.warn({ msg: 'no server renderer', entryPath, err: String(err) });
@@ -141,7 +145,7 @@ export class SiteService {
 
   /**
    * Answers a GET for a page. `url` is path and query; `userAgent` decides whether the
-   * visitor is a crawler, who gets no error page (SPEC §2).
+   * visitor is a crawler, who gets no error page (rules §2).
    */
   async page(url: string, userAgent?: string): Promise<SiteResponse> {
     const q = url.indexOf('?');
@@ -159,7 +163,7 @@ export class SiteService {
         bot: isbot(userAgent ?? ''),
       });
     } catch (err) {
-      // SPEC §8 "Internal Server Error": the render itself failed (a bug, not missing data,
+      // rules §8 "Internal Server Error": the render itself failed (a bug, not missing data,
       // which the router answers with its own error page). Still a page, never API JSON.
       this.logger.error({ msg: 'page render failed', url, err: String(err) });
       return {
@@ -173,7 +177,7 @@ export class SiteService {
       };
     }
     if (result.kind === 'redirect') {
-      // /next (SPEC §4): where it leads changes with the catalog, so never cached.
+      // /next (rules §4): where it leads changes with the catalog, so never cached.
       return {
         status: result.status,
         headers: { location: result.location, 'cache-control': 'no-store' },
@@ -184,7 +188,7 @@ export class SiteService {
     const hydrate = this.entry
       ? hydrationScript(this.entry.src, [...this.entry.modules, ...assets.scripts])
       : '';
-    // Crawlers get another rendering of error pages (SPEC §2): caches keep one per user agent.
+    // Crawlers get another rendering of error pages (rules §2): caches keep one per user agent.
     const headers: Record<string, string> = { ...HTML_HEADERS, vary: 'User-Agent' };
     // The catalog was unreachable (site-data-source.ts): ask clients to come back soon.
     if (result.status === 503) headers['retry-after'] = '30';

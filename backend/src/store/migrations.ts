@@ -121,7 +121,7 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
-    // DESIGN "Everything the shop sells": the buyer's name from the payment page, and the
+    // rules "Everything the shop sells": the buyer's name from the payment page, and the
     // coupon as typed beside the catalog's spelling. One column per statement: SQLite's
     // ALTER TABLE adds a single column at a time.
     '2026-11-23-001-order-buyer': {
@@ -130,7 +130,7 @@ function migrations(kind: StoreKind): Record<string, Migration> {
         await db.schema.alterTable('orders').addColumn('coupon_entered', 'text').execute();
       },
     },
-    // DESIGN "The order's life": the status column holds the order machine's state, which
+    // rules "The order's life": the status column holds the order machine's state, which
     // also says what `refund_status` and a set `catalog_order_id` used to add to it.
     '2026-11-24-001-order-machine-states': {
       async up(db: Kysely<unknown>) {
@@ -152,7 +152,7 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
-    // DESIGN "Tickets and the door": tickets, the embedded signing key (settings) and the
+    // rules "Tickets and the door": tickets, the embedded signing key (settings) and the
     // embedded mailbox. One ticket per (order line, seat): issuing twice inserts nothing.
     '2026-11-25-001-tickets-mail': {
       async up(db: Kysely<unknown>) {
@@ -209,7 +209,7 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
-    // DESIGN "Tickets and the door": a refund made at the provider names the payment, not
+    // rules "Tickets and the door": a refund made at the provider names the payment, not
     // the order; the order is found by its payment reference.
     '2026-11-26-001-order-payment-reference': {
       async up(db: Kysely<unknown>) {
@@ -220,7 +220,7 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
-    // DESIGN "Tickets and the door": the door's check-ins. One row per ticket (its first
+    // rules "Tickets and the door": the door's check-ins. One row per ticket (its first
     // check-in: the earliest scan, whichever device synced first) and one per scan id, so a
     // sync replayed after a lost answer is never counted twice.
     '2026-11-27-001-checkin': {
@@ -245,7 +245,7 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
-    // DESIGN "Waiting list". `reservations.order_id` and `outbox.order_id` name an order, and
+    // rules "Waiting list". `reservations.order_id` and `outbox.order_id` name an order, and
     // neither an offer's hold nor a waiting-list mail has one: offers are rows of their own,
     // which the capacity check counts beside the reservations (active and not yet lapsed),
     // and the mails are jobs of their own table, leased by the same outbox worker.
@@ -333,7 +333,7 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
-    // DESIGN "Capacity": the capacity check sums the active reservations of a stock unit on
+    // rules "Capacity": the capacity check sums the active reservations of a stock unit on
     // every checkout; with the quantity in the index that sum never reads the table.
     '2026-11-29-001-reservations-capacity-index': {
       async up(db: Kysely<unknown>) {
@@ -343,6 +343,42 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .columns(['product_key', 'released', 'expires_at', 'quantity'])
           .execute();
         await db.schema.dropIndex('reservations_active_idx').execute();
+      },
+    },
+    // The waiting list offers only places that came free while an entry waited: what was on
+    // sale when it was confirmed stays on sale (README "Waiting list"). Null until a pass has
+    // measured it, which is also right for entries confirmed before this column existed.
+    '2026-11-30-001-waitlist-public-free': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .alterTable('waitlist_entries')
+          .addColumn('public_free', 'integer')
+          .execute();
+      },
+    },
+    // The checkout counts a client's open unpaid checkouts by this column: a keyed hash of
+    // the client's address, never the address itself.
+    '2026-11-30-002-orders-client-key': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('orders').addColumn('client_key', 'text').execute();
+        await db.schema
+          .createIndex('orders_client_open_idx')
+          .on('orders')
+          .columns(['client_key', 'status', 'expires_at'])
+          .execute();
+      },
+    },
+    // Jobs that run once a day per deployment however many processes there are (the
+    // erasure of personal data, docs/privacy.md): the process that leases the row runs it.
+    '2026-11-30-003-scheduled-jobs': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('scheduled_jobs')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('last_run_at', 'bigint')
+          .addColumn('lease_owner', 'text')
+          .addColumn('lease_until', 'bigint')
+          .execute();
       },
     },
   };

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import SqliteDatabase from 'better-sqlite3';
 import {
@@ -120,7 +120,7 @@ export class StoreDatabase implements OnApplicationShutdown {
 }
 
 function openSqlite(path: string): SqliteDatabase.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') createPrivateFile(path);
   const db = new SqliteDatabase(path);
   // WAL lets readers run beside the writer; busy_timeout waits for another process's lock
   // instead of failing with SQLITE_BUSY.
@@ -128,7 +128,51 @@ function openSqlite(path: string): SqliteDatabase.Database {
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
+  // SQLite gives the -wal and -shm files the database file's mode; these fix files a wider
+  // umask made before.
+  if (path !== ':memory:') for (const file of [`${path}-wal`, `${path}-shm`]) restrict(file, 0o600);
   return db;
+}
+
+/**
+ * The store holds personal data and, when none is configured, the ticket signing key and
+ * the door code: only the process's user may read it. The folders this creates are 0700,
+ * the database file 0600, whatever the umask (modes are set after creating). A folder that
+ * existed before is not changed (it may be shared, such as /tmp); a wider one is reported.
+ */
+function createPrivateFile(path: string): void {
+  const dir = dirname(path);
+  const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (created !== undefined) {
+    // Every level from the first one created down to the file's folder.
+    const levels = relative(created, dir).split(/[\\/]/).filter(Boolean);
+    let level = created;
+    chmodSync(level, 0o700);
+    for (const name of levels) chmodSync((level = resolve(level, name)), 0o700);
+  } else if (isOpenToOthers(statSync(dir).mode)) {
+    new Logger('Store').warn(
+      `The data folder ${dir} can be listed by other users; chmod 700 it to keep the store's file names private`,
+    );
+  }
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  restrict(path, 0o600);
+}
+
+/** Group or others may read or enter it; a sticky folder (/tmp) is shared on purpose. */
+function isOpenToOthers(mode: number): boolean {
+  return (mode & 0o077) !== 0 && (mode & 0o1000) === 0;
+}
+
+/** Sets the mode of a file the process owns; one owned by another user is reported, not fatal. */
+function restrict(file: string, mode: number): void {
+  if (!existsSync(file) || (statSync(file).mode & 0o777) === mode) return;
+  try {
+    chmodSync(file, mode);
+  } catch (err) {
+    new Logger('Store').warn(
+      `Cannot make ${file} private (${(err as NodeJS.ErrnoException).code ?? String(err)}); other users may read it`,
+    );
+  }
 }
 
 /** Distinct statements kept prepared; the repositories use a few dozen shapes. */

@@ -7,6 +7,8 @@ import { KyselyMailboxRepository } from './repositories/mailbox.repository.js';
 import { KyselyStore } from './repositories/kysely-store.js';
 import { KyselyOrderRepository } from './repositories/order.repository.js';
 import { KyselyOutboxRepository } from './repositories/outbox.repository.js';
+import { KyselyPrivacyRepository } from './repositories/privacy.repository.js';
+import { KyselyScheduledJobRepository } from './repositories/scheduled-job.repository.js';
 import { KyselySettingsRepository } from './repositories/settings.repository.js';
 import { KyselyTicketRepository } from './repositories/ticket.repository.js';
 import { KyselyWaitlistRepository } from './repositories/waitlist.repository.js';
@@ -18,6 +20,8 @@ import {
   MailboxRepository,
   OrderRepository,
   OutboxRepository,
+  PrivacyRepository,
+  ScheduledJobRepository,
   SettingsRepository,
   Store,
   TicketRepository,
@@ -41,6 +45,8 @@ const ports = [
   MailboxRepository,
   CheckinRepository,
   WaitlistRepository,
+  PrivacyRepository,
+  ScheduledJobRepository,
 ];
 
 /** Opens the store and migrates it before any controller serves a request. */
@@ -62,6 +68,8 @@ const ports = [
     adapter(MailboxRepository, (store) => new KyselyMailboxRepository(store.db)),
     adapter(CheckinRepository, (store) => new KyselyCheckinRepository(store)),
     adapter(WaitlistRepository, (store) => new KyselyWaitlistRepository(store.db, store.kind)),
+    adapter(PrivacyRepository, (store) => new KyselyPrivacyRepository(store)),
+    adapter(ScheduledJobRepository, (store) => new KyselyScheduledJobRepository(store.db)),
   ],
   exports: [StoreDatabase, ...ports],
 })

@@ -1,7 +1,7 @@
 import type { OrderContext, OrderStatus, TicketStatus } from '@awhh/machines';
 
 /**
- * The store port (DESIGN "Ports and adapters": orders, reservations, webhook events,
+ * The store port (docs/architecture.md, "Ports and adapters": orders, reservations, webhook events,
  * contact messages). Services depend on these abstract classes only; `repositories/`
  * holds the Kysely adapters over SQLite or PostgreSQL, the only place with SQL besides
  * the migrations.
@@ -18,14 +18,14 @@ export interface Order {
   context: OrderContext;
   /** The catalog's spelling of the coupon; the hand-off sends this one. */
   couponCode: string | null;
-  /** The coupon as the visitor typed it; pages show this one (DESIGN "Everything the shop sells"). */
+  /** The coupon as the visitor typed it; pages show this one (rules "Everything the shop sells"). */
   couponEntered: string | null;
   currency: string;
   paymentMethod: string;
   successUrl: string;
   cancelUrl: string;
   createdAt: number;
-  /** When the payment session and its reservation end (DESIGN "Capacity"). */
+  /** When the payment session and its reservation end (rules "Capacity"). */
   expiresAt: number;
   paidAt: number | null;
 }
@@ -52,6 +52,15 @@ export interface NewOrder {
   reservations: readonly Reservation[];
   /** Epoch ms until which the reservations count. */
   reservedUntil: number;
+  /** Keyed hash of the client's address, for the limit of open checkouts per address. */
+  clientKey?: string | null;
+}
+
+/** A client's checkouts still waiting for their payment. */
+export interface OpenCheckouts {
+  count: number;
+  /** Epoch ms when the first of them lapses; null when there is none. */
+  firstExpiresAt: number | null;
 }
 
 /** Either lookup finds the order; the id wins when both are given. */
@@ -62,7 +71,7 @@ export interface OrderKey {
   paymentReference?: string | null;
 }
 
-/** The order with its lines and reservations: its share of the capacity (DESIGN "Capacity"). */
+/** The order with its lines and reservations: its share of the capacity (rules "Capacity"). */
 export abstract class OrderRepository {
   /**
    * Serialises writers of these stock units until the transaction ends, so a capacity
@@ -71,7 +80,7 @@ export abstract class OrderRepository {
   abstract lockCapacity(productKeys: readonly number[]): Promise<void>;
   /**
    * Units per stock unit held by active reservations and by the waiting list's active
-   * offers (DESIGN "Waiting list": offers are reservations), optionally not counting one
+   * offers (rules "Waiting list": offers are reservations), optionally not counting one
    * order's own or one offer's own (the checkout that uses it).
    */
   abstract reservedByKey(
@@ -80,8 +89,25 @@ export abstract class OrderRepository {
     exceptOrderId?: string,
     exceptOfferId?: number,
   ): Promise<Map<number, number>>;
+  /**
+   * As `reservedByKey` without paid orders: the places a sale has not taken for good. A
+   * paid order's units leave the catalog's stock at the hand-off while its reservation
+   * still counts for a while; the waiting list must not take that overlap for places
+   * that came free once it ends.
+   */
+  abstract unpaidReservedByKey(
+    productKeys: readonly number[],
+    now: number,
+  ): Promise<Map<number, number>>;
   /** Inserts the order, its lines and its reservations. */
   abstract create(order: NewOrder): Promise<void>;
+  /**
+   * Serialises checkouts of one client until the transaction ends, so two cannot both
+   * pass the limit of open checkouts.
+   */
+  abstract lockClient(clientKey: string): Promise<void>;
+  /** The client's orders still open for payment and not yet lapsed at `now`. */
+  abstract openForClient(clientKey: string, now: number): Promise<OpenCheckouts>;
   abstract find(key: OrderKey): Promise<Order | undefined>;
   /** As `find`, and holds the row against concurrent transitions until the transaction ends. */
   abstract lock(key: OrderKey): Promise<Order | undefined>;
@@ -109,7 +135,7 @@ export abstract class OrderRepository {
 }
 
 /**
- * `mail`: the paid order's ticket mail (DESIGN "E-mail": once per order); `resend`: the
+ * `mail`: the paid order's ticket mail (rules "E-mail": once per order); `resend`: the
  * tickets of the order's e-mail address again, on the buyer's request.
  */
 export type OutboxKind = 'handoff' | 'refund' | 'mail' | 'resend';
@@ -122,7 +148,7 @@ export interface OutboxJob {
   attempts: number;
 }
 
-/** Work that must survive a restart: hand-offs to the catalog and refunds (DESIGN "Webhook"). */
+/** Work that must survive a restart: hand-offs to the catalog and refunds (rules "Webhook"). */
 export abstract class OutboxRepository {
   /** Idempotent: one job per kind and order, however often the triggering event arrives. */
   abstract enqueue(kind: OutboxKind, orderId: string, now: number): Promise<void>;
@@ -141,7 +167,7 @@ export interface RecordedEvent {
   outcome: string;
 }
 
-/** Provider events by id, kept for good: the provider retries for days (DESIGN "Webhook"). */
+/** Provider events by id, kept for good: the provider retries for days (rules "Webhook"). */
 export abstract class WebhookEventRepository {
   /** False when an event with this id was recorded before. */
   abstract record(event: { id: string; type: string }, now: number): Promise<boolean>;
@@ -157,7 +183,7 @@ export abstract class ContactRepository {
   ): Promise<void>;
 }
 
-/** A seat as the paid transition issues it (DESIGN "Tickets and the door"). */
+/** A seat as the paid transition issues it (rules "Tickets and the door"). */
 export interface NewTicket {
   id: string;
   orderId: string;
@@ -191,6 +217,11 @@ export abstract class TicketRepository {
   abstract validForEmail(email: string): Promise<StoredTicket[]>;
   /** The order's valid tickets become revoked; returns how many changed. */
   abstract revokeForOrder(orderId: string, now: number): Promise<number>;
+  /**
+   * The order's revoked tickets admit again (a dispute decided for the shop); returns how
+   * many changed. Only a disputed order's tickets are revoked while the order may be paid.
+   */
+  abstract restoreForOrder(orderId: string): Promise<number>;
 }
 
 /** Values made once and shared by every process: the first writer wins, everyone reads its value. */
@@ -220,7 +251,7 @@ export interface StoredMail extends StoredMailSummary {
   text: string;
 }
 
-/** The embedded mailbox of /mail-test (DESIGN "E-mail"). */
+/** The embedded mailbox of /mail-test (rules "E-mail"). */
 export abstract class MailboxRepository {
   /** Idempotent by id: a mail stored twice is kept once. */
   abstract add(
@@ -233,7 +264,7 @@ export abstract class MailboxRepository {
   abstract attachment(id: string, index: number): Promise<MailAttachment | undefined>;
 }
 
-/** DESIGN "Waiting list": `pending` until the address is confirmed, then in the queue. */
+/** rules "Waiting list": `pending` until the address is confirmed, then in the queue. */
 export type WaitlistEntryStatus = 'pending' | 'confirmed' | 'offered';
 
 export interface NewWaitlistEntry {
@@ -256,6 +287,12 @@ export interface WaitlistEntry extends NewWaitlistEntry {
   status: WaitlistEntryStatus;
   createdAt: number;
   confirmedAt: number | null;
+  /**
+   * The places that were on sale to everyone when the entry was confirmed and have been
+   * free at every pass since (null: not measured yet). The entry waits for places that come
+   * free beyond them; these stay on sale.
+   */
+  publicFree: number | null;
 }
 
 /** `active` holds its places; `claimed`: a checkout's reservation holds them now. */
@@ -301,7 +338,7 @@ export interface WaitedUnit {
   variationId: number | null;
 }
 
-/** DESIGN "Waiting list": entries, their offers and their mails. */
+/** rules "Waiting list": entries, their offers and their mails. */
 export abstract class WaitlistRepository {
   /** Inserts the entry unless the address already waits for this stock unit; returns the stored one. */
   abstract add(
@@ -311,8 +348,11 @@ export abstract class WaitlistRepository {
   abstract findByConfirmToken(token: string): Promise<WaitlistEntry | undefined>;
   abstract findByUnsubscribeToken(token: string): Promise<WaitlistEntry | undefined>;
   abstract find(id: string): Promise<WaitlistEntry | undefined>;
-  /** `pending` → `confirmed` (into the queue); false when it was not pending. */
-  abstract confirm(id: string, now: number): Promise<boolean>;
+  /**
+   * `pending` → `confirmed` (into the queue), noting the places on sale at that moment
+   * (null: not known, the next pass notes them); false when it was not pending.
+   */
+  abstract confirm(id: string, now: number, publicFree: number | null): Promise<boolean>;
   /** Confirmed entries ahead of this one in its queue. */
   abstract ahead(entry: WaitlistEntry): Promise<number>;
   /** Deletes the entry with its offers and mails (unsubscribe). */
@@ -321,6 +361,11 @@ export abstract class WaitlistRepository {
   abstract waitedUnits(): Promise<WaitedUnit[]>;
   /** The unit's confirmed entries, oldest confirmation first. */
   abstract queue(productKey: number): Promise<WaitlistEntry[]>;
+  /**
+   * The unit's confirmed entries' `publicFree` becomes at most `free` (the places free now):
+   * a place taken since their confirmation, when it comes free again, is theirs to wait for.
+   */
+  abstract capPublicFree(productKey: number, free: number): Promise<void>;
   /**
    * The entry's offer, and the entry becomes `offered`; undefined (nothing written) when
    * the entry is no longer confirmed.
@@ -342,12 +387,16 @@ export abstract class WaitlistRepository {
   abstract counts(now: number): Promise<WaitlistCount[]>;
   /** Deletes entries (offers, mails) of events that started before `cutoff`; returns how many. */
   abstract removeStartedBefore(cutoff: number): Promise<number>;
-  /** Idempotent per purpose; a finished confirmation is made due again (asked for again). */
+  /**
+   * Idempotent per purpose; a finished confirmation is made due again (asked for again),
+   * unless it was asked for less than `againAfterMs` before `now`.
+   */
   abstract enqueueMail(
     kind: WaitlistMailKind,
     entryId: string,
     offerId: number | null,
     now: number,
+    againAfterMs?: number,
   ): Promise<void>;
   abstract leaseMail(
     owner: string,
@@ -381,7 +430,7 @@ export abstract class Store {
   abstract write<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
 }
 
-/** DESIGN "Tickets and the door": an event as the door chooses it, from its issued tickets. */
+/** rules "Tickets and the door": an event as the door chooses it, from its issued tickets. */
 export interface CheckinEvent {
   eventId: number;
   /** As the catalog described the event at issue time (one of them, had it changed between sales). */
@@ -402,6 +451,8 @@ export interface DoorTicket {
   tier: string | null;
   holder: string | null;
   status: TicketStatus;
+  /** The event's start as the ticket was issued for it (ISO 8601), or null. */
+  startsAt: string | null;
   /** The first check-in's scan time (epoch ms) and device; null until checked in. */
   checkedInAt: number | null;
   checkedInDevice: string | null;
@@ -413,6 +464,10 @@ export interface TicketAtDoor {
   eventId: number;
   seat: number;
   status: TicketStatus;
+  /** Epoch ms: no scan of the ticket can have happened before. */
+  issuedAt: number;
+  /** The event's start as the catalog gave it (ISO 8601), or null. */
+  startsAt: string | null;
 }
 
 export interface CheckIn {
@@ -457,4 +512,59 @@ export abstract class CheckinRepository {
   abstract firstCheckIns(ticketIds: readonly string[]): Promise<Map<string, CheckIn>>;
   /** Idempotent by scan id: a scan recorded before is left as it is. */
   abstract recordScans(scans: readonly ScanRecord[], now: number): Promise<void>;
+}
+
+/** What an erasure changed, per kind: counts only, so logs and reports carry no personal data. */
+export interface ErasureCounts {
+  /** Orders whose e-mail address and buyer name were erased (the order itself is kept). */
+  orders: number;
+  /** Tickets whose holder name was erased (the ticket is kept for the door's counts). */
+  tickets: number;
+  /** Check-ins and scans whose device name was erased. */
+  scans: number;
+  /** Stored mails deleted with their attachments (the embedded mailbox). */
+  mails: number;
+  contactMessages: number;
+  /** Waiting-list entries deleted with their offers and mails. */
+  waitlistEntries: number;
+}
+
+/** Epoch ms before which each kind of personal data is no longer kept (docs/privacy.md). */
+export interface RetentionCutoffs {
+  /** Checkouts never paid, created before this. */
+  unpaidCreatedBefore: number;
+  /**
+   * Paid orders whose last event started before this (without a dated event: paid before
+   * it); scans received and mails stored before it.
+   */
+  afterEventBefore: number;
+  contactCreatedBefore: number;
+  /** Waiting-list entries for something without a date (those with one go the day after it). */
+  undatedWaitlistCreatedBefore: number;
+}
+
+/** Erasure of personal data: by its age (the daily job) or by address (on request). */
+export abstract class PrivacyRepository {
+  abstract eraseExpired(cutoffs: RetentionCutoffs): Promise<ErasureCounts>;
+  /** Everything kept for this address, in any case: orders and their tickets anonymised, the rest deleted. */
+  abstract eraseAddress(email: string): Promise<ErasureCounts>;
+}
+
+/** Jobs that run once a day per deployment, whichever process gets to them first. */
+export abstract class ScheduledJobRepository {
+  /**
+   * Leases the job to `owner` until `now + leaseMs` when it has not run since `dueAfter`
+   * and no other process holds it; false otherwise.
+   */
+  abstract lease(
+    name: string,
+    owner: string,
+    dueAfter: number,
+    now: number,
+    leaseMs: number,
+  ): Promise<boolean>;
+  /** Records the run and lets go of the lease. */
+  abstract complete(name: string, owner: string, now: number): Promise<void>;
+  /** Lets go of the lease without recording a run (it failed): the next check tries again. */
+  abstract release(name: string, owner: string): Promise<void>;
 }

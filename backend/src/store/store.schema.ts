@@ -34,6 +34,11 @@ export interface OrdersTable {
   expires_at: number;
   paid_at: number | null;
   updated_at: number;
+  /**
+   * Keyed hash of the client's address while the order waits for its payment (the limit of
+   * open checkouts per address); null once it no longer does, and on older orders.
+   */
+  client_key: string | null;
 }
 
 export interface OrderLinesTable {
@@ -90,7 +95,7 @@ export interface ContactMessagesTable {
   created_at: number;
 }
 
-/** DESIGN "Tickets and the door": one row per event seat of a paid order. */
+/** rules "Tickets and the door": one row per event seat of a paid order. */
 export interface TicketsTable {
   /** Short on purpose: it travels in the signed token inside the QR code. */
   id: string;
@@ -122,7 +127,7 @@ export interface SettingsTable {
   created_at: number;
 }
 
-/** The embedded mailbox (DESIGN "E-mail": mails kept in the store, shown on /mail-test). */
+/** The embedded mailbox (rules "E-mail": mails kept in the store, shown on /mail-test). */
 export interface MailsTable {
   id: string;
   to_address: string;
@@ -143,7 +148,7 @@ export interface MailAttachmentsTable {
   content: string;
 }
 
-/** DESIGN "Tickets and the door": a ticket's first check-in (the earliest scan synced). */
+/** rules "Tickets and the door": a ticket's first check-in (the earliest scan synced). */
 export interface CheckinsTable {
   ticket_id: string;
   scan_id: string;
@@ -164,7 +169,7 @@ export interface CheckinScansTable {
   received_at: number;
 }
 
-/** DESIGN "Waiting list": one address waiting for one stock unit. */
+/** rules "Waiting list": one address waiting for one stock unit. */
 export interface WaitlistEntriesTable {
   id: string;
   product_id: number;
@@ -182,6 +187,11 @@ export interface WaitlistEntriesTable {
   unsubscribe_token: string;
   created_at: number;
   confirmed_at: number | null;
+  /**
+   * Places on sale when the entry was confirmed and free at every pass since; null until a
+   * pass measured them. Offers give the entry only what is free beyond them.
+   */
+  public_free: number | null;
 }
 
 /** An offer's hold on places: counted by the capacity check while `active` and not lapsed. */
@@ -215,6 +225,14 @@ export interface WaitlistMailsTable {
   created_at: number;
 }
 
+/** A daily job's last run and the lease of the process running it now (docs/privacy.md). */
+export interface ScheduledJobsTable {
+  name: string;
+  last_run_at: number | null;
+  lease_owner: string | null;
+  lease_until: number | null;
+}
+
 export interface StoreSchema {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
@@ -232,4 +250,5 @@ export interface StoreSchema {
   waitlist_entries: WaitlistEntriesTable;
   waitlist_offers: WaitlistOffersTable;
   waitlist_mails: WaitlistMailsTable;
+  scheduled_jobs: ScheduledJobsTable;
 }

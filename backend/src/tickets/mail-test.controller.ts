@@ -13,7 +13,7 @@ const MAIL_NOT_FOUND_MESSAGE = 'Diese E-Mail gibt es im Testpostfach nicht.';
 /** Newest mails shown on /mail-test. */
 const MAILBOX_LIMIT = 50;
 
-/** The embedded mailbox behind /mail-test ("Testpostfach", DESIGN "E-mail"). */
+/** The embedded mailbox behind /mail-test ("Testpostfach", rules "E-mail"). */
 @Controller('mail-test')
 export class MailTestController {
   constructor(
@@ -25,8 +25,9 @@ export class MailTestController {
 
   /**
    * What the test mailbox page shows besides the mails: the embedded door code for
-   * /einlass (DESIGN "Tickets and the door"), null when CHECKIN_CODE is set (a real code
-   * is never shown on a public page). Only while the mailbox itself is open.
+   * /einlass (rules "Tickets and the door"), null when CHECKIN_CODE is set (a real code
+   * is never shown on a public page). Only while the mailbox itself is open, which it never
+   * is in production.
    */
   @Get()
   @Header('cache-control', 'no-store')

@@ -21,7 +21,7 @@ export interface TicketIssue {
 }
 
 /**
- * DESIGN "Tickets and the door": one ticket per event seat of a paid order (quantity 3 →
+ * rules "Tickets and the door": one ticket per event seat of a paid order (quantity 3 →
  * seats 1, 2, 3 of 3); merch lines get none. The event's name, date, venue and tier are
  * captured now, so a later change in the catalog does not rewrite a ticket already sold.
  * A line whose product the catalog no longer lists cannot be told apart from merch and

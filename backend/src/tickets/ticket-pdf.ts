@@ -39,7 +39,7 @@ export interface QrMatrix {
 }
 
 /**
- * The QR code of a ticket: its signed token, error correction M (DESIGN "Tickets and the
+ * The QR code of a ticket: its signed token, error correction M (rules "Tickets and the
  * door": readable by a phone camera from a screen). Drawn into the PDF as vector squares,
  * sharp at any zoom and print size, with no image to encode and decode.
  */
@@ -54,7 +54,7 @@ export interface PdfTicket {
   orderNumber: string | null;
 }
 
-/** One PDF, one page per ticket (DESIGN "E-mail": the mail attaches one file per seat). */
+/** One PDF, one page per ticket (rules "E-mail": the mail attaches one file per seat). */
 export async function renderTicketsPdf(tickets: readonly PdfTicket[]): Promise<Buffer> {
   const doc = new PDFDocument({
     size: [PAGE.width, PAGE.height],
@@ -107,7 +107,7 @@ function page(doc: PDFKit.PDFDocument, { ticket, orderNumber }: PdfTicket) {
   if (ticket.status === 'valid') {
     drawQr(doc, ticketQr(ticket.token), (width - QR_SIZE) / 2, qrTop);
   } else {
-    // DESIGN "Tickets and the door": a revoked ticket shows no code.
+    // rules "Tickets and the door": a revoked ticket shows no code.
     doc.font('bold').fontSize(26).fillColor('#e05a4f');
     doc.text('Storniert', margin, qrTop + QR_SIZE / 2 - 16, { width: inner, align: 'center' });
   }

@@ -5,7 +5,7 @@ import { OutboxSignal } from '../checkout/outbox.signal.js';
 import { OutboxRepository, TicketRepository } from '../store/store.port.js';
 
 /**
- * POST /api/tickets/resend (DESIGN "Tickets and the door"): the same answer whether or not
+ * POST /api/tickets/resend (rules "Tickets and the door"): the same answer whether or not
  * the address bought anything, so nobody learns who did; a known address gets its valid
  * tickets through the outbox.
  */

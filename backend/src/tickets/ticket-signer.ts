@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { AppConfig } from '../config/config.js';
 import { SettingsRepository } from '../store/store.port.js';
 
-/** The store's key for the embedded signing key (DESIGN "Tickets and the door"). */
+/** The store's key for the embedded signing key (rules "Tickets and the door"). */
 export const SIGNING_KEY_SETTING = 'ticket-signing-key';
 
 /**
@@ -28,7 +28,7 @@ export type TicketClaims = z.infer<typeof payloadSchema>;
 const ALG = 'EdDSA';
 
 /**
- * Signs and verifies ticket tokens (Ed25519 compact JWS, DESIGN "Tickets and the door"),
+ * Signs and verifies ticket tokens (Ed25519 compact JWS, rules "Tickets and the door"),
  * so the door checks a ticket without the server. The key comes from TICKET_SIGNING_KEY
  * or, by default, is generated once and kept in the store, where every process finds the
  * same one.

@@ -9,7 +9,7 @@ import { TicketSigner } from './ticket-signer.js';
 export const TICKET_NOT_FOUND_MESSAGE =
   'Dieses Ticket kennen wir nicht. Bitte prüfe den Link aus deiner Bestätigungsmail.';
 
-/** Tickets as the buyer and the door see them (DESIGN "Tickets and the door"). */
+/** Tickets as the buyer and the door see them (rules "Tickets and the door"). */
 @Injectable()
 export class TicketService {
   constructor(

@@ -13,7 +13,7 @@ export const RESEND_RATE_LIMIT = {
     'Du hast deine Tickets gerade mehrmals angefordert. Bitte schau in dein Postfach oder versuche es in ein paar Minuten erneut.',
 };
 
-/** DESIGN "Tickets and the door": the ticket page's data, its PDF, the door's key and the resend. */
+/** rules "Tickets and the door": the ticket page's data, its PDF, the door's key and the resend. */
 @Controller('tickets')
 export class TicketsController {
   constructor(

@@ -10,7 +10,7 @@ import { TicketSigner } from './ticket-signer.js';
 import { TicketService } from './ticket.service.js';
 
 /**
- * Tickets and their mail (DESIGN "Tickets and the door", "E-mail"): signing, the PDF, the
+ * Tickets and their mail (rules "Tickets and the door", "E-mail"): signing, the PDF, the
  * mail port with its SMTP and embedded adapters. The checkout side serves the routes, as
  * nginx sends /api/tickets and /api/mail-test there.
  */

@@ -10,7 +10,7 @@ export function newWaitlistEntryId(): string {
   return `wl_${randomBytes(9).toString('base64url')}`;
 }
 
-/** The visitor's pages (SPA routes, DESIGN "Waiting list"). */
+/** The visitor's pages (SPA routes, rules "Waiting list"). */
 export const waitlistLinks = {
   confirm: (publicUrl: string, token: string) =>
     absoluteUrl(publicUrl, `/waitlist/confirm/${token}`),

@@ -3,7 +3,7 @@ import { SITE_NAME } from '../site/html-head.js';
 import { esc, type RenderedMail } from '../tickets/mail/ticket-mail.templates.js';
 
 // The ticket mail's layout (table, inline styles, dark ground with a gold rule), every
-// value through `esc`. German, HTML and text; each with the unsubscribe link (DESIGN
+// value through `esc`. German, HTML and text; each with the unsubscribe link (rules
 // "Waiting list": every mail has one).
 
 const C = {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CheckoutOptions } from '../checkout/checkout.options.js';
+import { maskSecrets } from '../common/log-masking.js';
 import { AppConfig } from '../config/config.js';
 import { type WaitlistMailJob, WaitlistRepository } from '../store/store.port.js';
 import { MailPort } from '../tickets/mail/mail.port.js';
@@ -7,7 +8,7 @@ import { waitlistLinks } from './waitlist-links.js';
 import { renderConfirmationMail, renderOfferMail } from './waitlist-mail.templates.js';
 
 /**
- * DESIGN "Waiting list": the confirmation (double opt-in) and offer mails. They are jobs in
+ * rules "Waiting list": the confirmation (double opt-in) and offer mails. They are jobs in
  * `waitlist_mails` (they name no order, which the outbox's jobs must), leased by the outbox
  * worker between its own jobs with the same lease and back-off, so a mail survives a
  * restart and one process sends it. The mail's id is stable per job and request, so a mail
@@ -36,7 +37,8 @@ export class WaitlistMailer {
         this.options.outboxBaseBackoffMs * 2 ** Math.max(0, job.attempts - 1),
         this.options.outboxMaxBackoffMs,
       );
-      const error = err instanceof Error ? err.message : String(err);
+      // Kept with the job as well as logged: a mail server's refusal names the recipient.
+      const error = maskSecrets(err instanceof Error ? err.message : String(err));
       this.logger.warn({
         msg: `waiting-list ${job.kind} mail failed, retrying`,
         entryId: job.entryId,

@@ -6,15 +6,13 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { startOfBerlinDay } from '@awhh/machines';
-import type { CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { stockUnitOf } from '../checkout/capacity.js';
+import { stockOfUnit } from '../checkout/capacity.js';
 import { CheckoutOptions } from '../checkout/checkout.options.js';
 import { OutboxSignal } from '../checkout/outbox.signal.js';
 import { AppConfig } from '../config/config.js';
 import {
   Store,
-  type WaitedUnit,
   type WaitlistOffer,
   WaitlistRepository,
 } from '../store/store.port.js';
@@ -23,13 +21,18 @@ import { WaitlistSignal } from './waitlist.signal.js';
 import { SerialRunner } from '../common/serial-runner.js';
 
 /**
- * DESIGN "Waiting list": turns free places into offers. Places come free in three ways:
- * a reservation expires or is canceled, a paid order is refunded (both release an order's
- * reservation, and the order service wakes this pass after the commit), and the organizer
- * raises the stock in WooCommerce (seen through the catalog at the next periodic pass). A
- * lapsed or declined offer frees its places the same way. So one pass covers all of them:
- * per stock unit somebody waits for, free = stock − reservations − active offers, and the
- * oldest confirmed entries whose quantity fits get an offer, which reserves the places.
+ * rules "Waiting list": turns places that came free into offers. Places come free in three
+ * ways: a reservation expires or is canceled, a paid order is refunded (both release an
+ * order's reservation, and the order service wakes this pass after the commit), and the
+ * organizer raises the stock in WooCommerce (seen through the catalog at the next periodic
+ * pass). A lapsed or declined offer frees its places the same way. So one pass covers all of
+ * them: per stock unit somebody waits for, free = stock − reservations − active offers, and
+ * the oldest confirmed entries whose quantity fits get an offer, which reserves the places.
+ *
+ * Only places that came free while the entry waited are offered (README "Waiting list"):
+ * each entry carries the places that were on sale when it was confirmed (`publicFree`,
+ * lowered at every pass to what is on sale then). Those stay on sale to everyone; an entry
+ * is offered only what is free beyond them, so the list never takes seats nobody had sold.
  *
  * Several processes run it at once: each stock unit is handled in one write transaction
  * under `lockCapacity` (PostgreSQL: the unit's lock row, taken by checkouts too; SQLite: the
@@ -78,7 +81,7 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
   async run(): Promise<WaitlistOffer[]> {
     const now = Date.now();
     await this.waitlist.expireOffers(now);
-    // DESIGN "Waiting list": entries are deleted once their event is over (the day after).
+    // rules "Waiting list": entries are deleted once their event is over (the day after).
     const cutoff = startOfBerlinDay(new Date(now)).getTime();
     const removed = await this.store.write((tx) => tx.waitlist.removeStartedBefore(cutoff));
     if (removed > 0)
@@ -102,19 +105,28 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private offerPlaces(productKey: number, stock: number | null): Promise<WaitlistOffer[]> {
+    // Unlimited: everything is on sale to everyone, so nothing ever comes free for the list.
+    if (stock === null) return Promise.resolve([]);
     return this.store.write(async (tx) => {
       await tx.orders.lockCapacity([productKey]);
       const now = Date.now();
       const queue = await tx.waitlist.queue(productKey);
       if (queue.length === 0) return [];
       const reserved = (await tx.orders.reservedByKey([productKey], now)).get(productKey) ?? 0;
-      let free = stock === null ? Number.POSITIVE_INFINITY : stock - reserved;
+      const unpaid = (await tx.orders.unpaidReservedByKey([productKey], now)).get(productKey) ?? 0;
+      let free = Math.max(0, stock - reserved);
+      // What is on sale now stays on sale for every entry unless it is taken and comes free
+      // again; a paid order's units are taken whether or not the catalog has seen them yet.
+      const onSale = Math.max(0, stock - unpaid);
+      await tx.waitlist.capPublicFree(productKey, onSale);
       const expiresAt = now + Math.round(this.config.waitlistOfferHours * 3_600_000);
       const made: WaitlistOffer[] = [];
-      // Oldest first; an entry wanting more than is free waits while a later, smaller one fits.
+      // Oldest first; an entry wanting more than came free for it waits while a later,
+      // smaller one fits.
       for (const entry of queue) {
         if (free <= 0) break;
-        if (entry.quantity > free) continue;
+        const publicFree = Math.min(entry.publicFree ?? onSale, onSale);
+        if (entry.quantity > free - publicFree) continue;
         const offer = await tx.waitlist.createOffer(
           {
             entryId: entry.id,
@@ -133,21 +145,4 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
       return made;
     });
   }
-}
-
-/**
- * The unit's stock from the catalog (null: unlimited); undefined when the catalog no longer
- * sells it that way (product or tier gone, or its stock moved to another unit).
- */
-function stockOfUnit(
-  products: readonly CatalogProduct[],
-  unit: WaitedUnit,
-): number | null | undefined {
-  const product = products.find((p) => p.id === unit.productId);
-  if (!product) return undefined;
-  const variation =
-    unit.variationId === null ? null : product.variants?.find((v) => v.id === unit.variationId);
-  if (unit.variationId !== null && !variation) return undefined;
-  const found = stockUnitOf(product, variation);
-  return found.productKey === unit.productKey ? found.stock : undefined;
 }

@@ -1,5 +1,16 @@
-import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  UseGuards,
+} from '@nestjs/common';
 import { apiError } from '../common/api-error.js';
+import { InternalPageGuard } from '../common/internal-page.guard.js';
 import { RateLimit } from '../common/rate-limit.js';
 import { WaitlistService } from './waitlist.service.js';
 
@@ -11,7 +22,7 @@ export const WAITLIST_RATE_LIMIT = {
     'Du hast dich gerade mehrmals eingetragen. Bitte schau in dein Postfach oder versuche es in ein paar Minuten erneut.',
 };
 
-/** DESIGN "Waiting list": every answer is personal or changes by the second, so none is cached. */
+/** rules "Waiting list": every answer is personal or changes by the second, so none is cached. */
 @Controller('waitlist')
 export class WaitlistController {
   constructor(@Inject(WaitlistService) private readonly waitlist: WaitlistService) {}
@@ -54,6 +65,7 @@ export class WaitlistController {
 
   @Get('counts')
   @Header('cache-control', 'no-store')
+  @UseGuards(InternalPageGuard)
   counts() {
     return this.waitlist.counts();
   }

@@ -13,13 +13,14 @@ import {
 } from '@awhh/machines';
 import { isVariable, type CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { stockUnitOf } from '../checkout/capacity.js';
+import { stockOfUnit, stockUnitOf } from '../checkout/capacity.js';
 import { OutboxSignal } from '../checkout/outbox.signal.js';
 import { apiError } from '../common/api-error.js';
 import { parseBody } from '../common/validation.js';
 import {
   OrderRepository,
   Store,
+  type WaitlistEntry,
   type WaitlistOffer,
   WaitlistRepository,
 } from '../store/store.port.js';
@@ -31,9 +32,14 @@ const CONFIRM_NOT_FOUND_MESSAGE =
   'Diesen Bestätigungslink kennen wir nicht (mehr). Vielleicht hast du dich inzwischen abgemeldet oder das Event ist vorbei.';
 const OFFER_NOT_FOUND_MESSAGE =
   'Dieses Angebot kennen wir nicht (mehr). Vielleicht hast du dich abgemeldet oder das Event ist vorbei.';
+const placesFreeMessage = (lineName: string) =>
+  `Für „${lineName}“ sind noch Plätze frei – du kannst sie direkt buchen. Auf die Warteliste kommst du, sobald alles vergeben ist.`;
+
+/** A confirmation mail goes out again on a new join, but at most once an hour per entry. */
+export const CONFIRM_MAIL_GAP_MS = 3_600_000;
 
 /**
- * DESIGN "Waiting list": joining (always 202, so nobody learns whether an address is on
+ * rules "Waiting list": joining (always 202, so nobody learns whether an address is on
  * the list), the double opt-in, the offer page's data, declining, unsubscribing, the
  * organizer's counts and the live availability the event page shows.
  */
@@ -51,9 +57,12 @@ export class WaitlistService {
   ) {}
 
   /**
-   * POST /api/waitlist. The same answer for a new, a known and a duplicate address: a new
-   * entry gets the confirmation mail, a still unconfirmed one gets it again, a confirmed
-   * one nothing (one entry per address and stock unit).
+   * POST /api/waitlist. Only for a sold-out event or tier (stock − holds − offers): places
+   * on sale are for everyone, and an entry would otherwise reserve them through its offer.
+   * That answer depends on the place alone, which the event page shows anyway. For the
+   * address the answer is the same, new, known or duplicate: a new entry gets the
+   * confirmation mail, a still unconfirmed one gets it again (at most once an hour), a
+   * confirmed one nothing (one entry per address and stock unit).
    */
   async join(body: unknown): Promise<Record<string, never>> {
     const request = parseBody(waitlistJoinRequestSchema, body);
@@ -69,10 +78,18 @@ export class WaitlistService {
     // A past event sells nothing any more; the answer stays the same.
     if (date && isPastEvent(date, new Date())) return {};
     const unit = stockUnitOf(product, variation);
+    const lineName = variation ? variantLineName(product.name, variation.attributes) : product.name;
     const now = Date.now();
     const slug =
       typeof product.slug === 'string' && product.slug.trim() ? product.slug.trim() : null;
     await this.store.write(async (tx) => {
+      const reserved =
+        unit.stock === null
+          ? 0
+          : ((await tx.orders.reservedByKey([unit.productKey], now)).get(unit.productKey) ?? 0);
+      if (unit.stock === null || unit.stock - reserved > 0) {
+        throw apiError(409, placesFreeMessage(lineName));
+      }
       const { entry, added } = await tx.waitlist.add(
         {
           id: newWaitlistEntryId(),
@@ -81,7 +98,7 @@ export class WaitlistService {
           productKey: unit.productKey,
           quantity: request.quantity,
           email: request.email.toLowerCase(),
-          lineName: variation ? variantLineName(product.name, variation.attributes) : product.name,
+          lineName,
           eventSlug: slug,
           startsAt: date ? date.getTime() : null,
           confirmToken: newWaitlistToken(),
@@ -90,7 +107,7 @@ export class WaitlistService {
         now,
       );
       if (added || entry.status === 'pending') {
-        await tx.waitlist.enqueueMail('confirm', entry.id, null, now);
+        await tx.waitlist.enqueueMail('confirm', entry.id, null, now, CONFIRM_MAIL_GAP_MS);
       }
     });
     this.outbox.wake();
@@ -105,10 +122,9 @@ export class WaitlistService {
     if (!entry) throw apiError(404, CONFIRM_NOT_FOUND_MESSAGE);
     const now = Date.now();
     let confirmedAt = entry.confirmedAt;
-    if (entry.status === 'pending' && (await this.waitlist.confirm(entry.id, now))) {
+    if (entry.status === 'pending' && (await this.confirmEntry(entry, now))) {
       confirmedAt = now;
       this.logger.log({ msg: 'waiting-list entry confirmed', entryId: entry.id });
-      // Places may be free already (a tier sold out by open checkouts that lapsed since).
       this.pass.wake();
     }
     const confirmed = {
@@ -150,6 +166,26 @@ export class WaitlistService {
     };
   }
 
+  /**
+   * Confirms the entry and notes, in the same transaction, what is on sale at this moment:
+   * that stays on sale, and only places that come free from here on are offered to it. Noted
+   * later by a pass, a place freed in between would count as on sale and never reach the
+   * entry.
+   */
+  private async confirmEntry(entry: WaitlistEntry, now: number): Promise<boolean> {
+    const stock = stockOfUnit(await this.catalog.currentProducts(), entry);
+    return this.store.write(async (tx) => {
+      let publicFree: number | null = null;
+      if (typeof stock === 'number') {
+        const unpaid =
+          (await tx.orders.unpaidReservedByKey([entry.productKey], now)).get(entry.productKey) ??
+          0;
+        publicFree = Math.max(0, stock - unpaid);
+      }
+      return tx.waitlist.confirm(entry.id, now, publicFree);
+    });
+  }
+
   /** POST /api/waitlist/offers/:token/decline: the places go to the next in line. */
   async decline(token: string): Promise<WaitlistOfferView> {
     const offer = this.validToken(token) ? await this.waitlist.findOffer(token) : undefined;
@@ -181,7 +217,7 @@ export class WaitlistService {
 
   /**
    * GET /api/waitlist/availability/:productId: the event page's catalog stock knows nothing
-   * of open checkouts and offers; this does (DESIGN "Capacity": available = stock − active
+   * of open checkouts and offers; this does (rules "Capacity": available = stock − active
    * reservations), so a tier held by others shows as sold out, with its waiting list.
    */
   async availability(productId: number): Promise<LiveAvailability> {

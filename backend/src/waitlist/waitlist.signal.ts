@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 /**
- * DESIGN "Waiting list": wakes this process's waiting-list pass when places may have come
+ * rules "Waiting list": wakes this process's waiting-list pass when places may have come
  * free (an order released its reservation, an offer was declined, an entry confirmed), so
  * the next visitor in line hears of it within seconds instead of at the next periodic pass.
  */

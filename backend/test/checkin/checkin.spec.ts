@@ -7,6 +7,7 @@ import { createApp } from '../../src/app.factory.js';
 import { CHECKIN_CODE_SETTING } from '../../src/checkin/door-code.js';
 import { DOOR_LOCKOUT } from '../../src/checkin/door-lockout.js';
 import { AppConfig, parseConfig } from '../../src/config/config.js';
+import { doorCodeCli } from '../../src/door-code.cli.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
 import {
   type NewTicket,
@@ -36,10 +37,13 @@ import {
 jest.setTimeout(120_000);
 
 const CODE = 'TUER-TEST-2026';
-const EVENT_START = '2026-12-05T18:00:00.000Z';
 const WRONG_CODE = 'Der Türcode stimmt nicht.';
 /** Scan times lie in the past: the server caps a scan time later than the sync's arrival. */
 const DOORS_OPEN = Math.floor(Date.now() / 60_000) * 60_000 - 3 * 3_600_000;
+/** Tonight's event, in about an hour: the doors opened 4 hours before. */
+const EVENT_START = new Date(DOORS_OPEN + 4 * 3_600_000).toISOString();
+/** The tickets were bought before the doors opened (scans before a ticket's issue are invalid). */
+const ISSUED = DOORS_OPEN - 3_600_000;
 /** The scan time `minutes` after the doors opened, ISO 8601 as the page sends it. */
 function at(minutes: number): string {
   return new Date(DOORS_OPEN + minutes * 60_000).toISOString();
@@ -108,7 +112,14 @@ describe.each(DATABASES)('door check-in (%s)', (kind) => {
       (await inject(app, { method: 'GET', url: `/api/checkout/session/${id}` })).json(),
     );
     expect(summary.tickets).toHaveLength(quantity);
-    return summary.tickets.map((t) => t.token);
+    const tokens = summary.tickets.map((t) => t.token);
+    await app
+      .get(StoreDatabase)
+      .db.updateTable('tickets')
+      .set({ issued_at: ISSUED })
+      .where('id', 'in', tokens.map(ticketIdOf))
+      .execute();
+    return tokens;
   }
 
   function door(
@@ -314,7 +325,7 @@ describe.each(DATABASES)('door check-in (%s)', (kind) => {
     // None of them checked the real ticket in.
     expect(await sync(app, [scan(token!, at(5))])).toMatchObject([{ status: 'ok' }]);
 
-    // DESIGN "Tickets and the door": a refunded or canceled order's tickets are revoked.
+    // rules "Tickets and the door": a refunded or canceled order's tickets are revoked.
     const orderId = (await app.get(TicketRepository).find(ticketIdOf(second!)))!.orderId;
     await app.get(Store).write((tx) => tx.tickets.revokeForOrder(orderId, Date.now()));
     const revoked = scan(second!, at(6));
@@ -372,8 +383,8 @@ describe.each(DATABASES)('door check-in (%s)', (kind) => {
       if (res.statusCode === 401) expect(res.json().message).toBe(WRONG_CODE);
     }
     expect(statuses).toEqual([401, 401, 401, 401, 429]);
-    // Locked out: even the right code is not compared now.
-    const locked = await door(app, 'GET', '/api/checkin/events', { ip });
+    // Locked out: every further wrong code is a 429.
+    const locked = await door(app, 'GET', '/api/checkin/events', { ip, code: 'FALSCH-9-0000' });
     expect(locked.statusCode).toBe(429);
     expect(locked.json()).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
     expect(locked.json().message).toMatch(/Zu viele falsche Türcodes/);
@@ -383,6 +394,168 @@ describe.each(DATABASES)('door check-in (%s)', (kind) => {
     // Another address is not affected, and the code is case and dash tolerant.
     const other = await door(app, 'GET', '/api/checkin/events', { code: 'tuer test2026' });
     expect(other.statusCode).toBe(200);
+  });
+
+  it('the right code is never refused for someone else’s wrong ones from the same address', async () => {
+    const app = await start();
+    // A guest on the venue's Wi-Fi locks its address out …
+    const wifi = freshIp();
+    for (let i = 0; i < DOOR_LOCKOUT.maxWrong; i += 1) {
+      await door(app, 'GET', '/api/checkin/events', { code: `FALSCH-${i}-0000`, ip: wifi });
+    }
+    expect(
+      (await door(app, 'GET', '/api/checkin/events', { code: 'FALSCH-X-0000', ip: wifi }))
+        .statusCode,
+    ).toBe(429);
+    // … and the staff's phone on the same Wi-Fi still unlocks and syncs.
+    expect((await door(app, 'GET', '/api/checkin/events', { ip: wifi })).statusCode).toBe(200);
+    const session = await door(app, 'POST', '/api/checkin/session', { ip: wifi });
+    expect(session.statusCode).toBe(201);
+    expect(
+      (
+        await door(app, 'POST', '/api/checkin/scans', {
+          ip: wifi,
+          code: session.json().token,
+          payload: { scans: [] },
+        })
+      ).statusCode,
+    ).toBe(200);
+    // The right code clears nobody's penalty: the next wrong code is still a 429.
+    expect(
+      (await door(app, 'GET', '/api/checkin/events', { code: 'FALSCH-Y-0000', ip: wifi }))
+        .statusCode,
+    ).toBe(429);
+  });
+
+  it('with the default proxy setting, a rotating X-Forwarded-For gives no extra guesses', async () => {
+    // TRUST_PROXY unset: `npm start` serves visitors directly, the header is the client's word.
+    const app = await start({ CHECKIN_CODE: CODE, TRUST_PROXY: '' });
+    const statuses: number[] = [];
+    for (let i = 0; i < DOOR_LOCKOUT.maxWrong + 3; i += 1) {
+      const res = await door(app, 'GET', '/api/checkin/events', { code: `FALSCH-${i}-0000` });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 429, 429, 429, 429]);
+  });
+
+  it('a door session: for the right code only, until the end of the next day, for the door API only', async () => {
+    const app = await start();
+    const [token] = await buy(app, 1);
+    const res = await door(app, 'POST', '/api/checkin/session');
+    expect(res.statusCode).toBe(201);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const session = res.json() as { token: string; expiresAt: string };
+    expect(session.token).toMatch(/^door\./);
+    const berlinDay = (at: number) =>
+      new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin' }).format(new Date(at));
+    // Valid through tomorrow (Berlin): it ends at the midnight that starts the day after.
+    expect(berlinDay(Date.parse(session.expiresAt))).toBe(berlinDay(Date.now() + 2 * 86_400_000));
+    expect(berlinDay(Date.parse(session.expiresAt) - 1)).toBe(berlinDay(Date.now() + 86_400_000));
+    expect(session.token).not.toContain(CODE);
+
+    // The session opens every door route …
+    const withSession = { code: session.token };
+    expect((await door(app, 'GET', '/api/checkin/events', withSession)).statusCode).toBe(200);
+    expect(
+      (await door(app, 'GET', '/api/checkin/events/101/tickets', withSession)).statusCode,
+    ).toBe(200);
+    const synced = await door(app, 'POST', '/api/checkin/scans', {
+      ...withSession,
+      payload: { scans: [scan(token!, at(2))] },
+    });
+    expect(synced.json().results).toMatchObject([{ status: 'ok' }]);
+
+    // … but mints no further session, and a wrong or altered one is refused without
+    // counting as a guess at the code.
+    const ip = freshIp();
+    const renew = await door(app, 'POST', '/api/checkin/session', { ...withSession, ip });
+    expect(renew.statusCode).toBe(401);
+    const [prefix, id, expires, mac] = session.token.split('.');
+    const later = `${prefix}.${id}.${Number(expires) + 7 * 86_400_000}.${mac}`;
+    for (let i = 0; i < DOOR_LOCKOUT.maxWrong + 1; i += 1) {
+      const refused = await door(app, 'GET', '/api/checkin/events', { code: later, ip });
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json().message).toBe(
+        'Die Freigabe dieses Geräts ist abgelaufen. Bitte gib den Türcode erneut ein.',
+      );
+    }
+
+    // It is no ticket: the ticket page and the door's scan do not know it.
+    const page = await inject(app, {
+      method: 'GET',
+      url: `/api/tickets/${encodeURIComponent(session.token)}`,
+    });
+    expect(page.statusCode).toBe(404);
+    expect(await sync(app, [scan(session.token, at(3))])).toMatchObject([{ status: 'invalid' }]);
+
+    // Another process on the same store accepts it; a new door code ends it.
+    const second = await start({ CHECKIN_CODE: CODE }, false);
+    expect((await door(second, 'GET', '/api/checkin/events', withSession)).statusCode).toBe(200);
+    const recoded = await start({ CHECKIN_CODE: 'Neuer-Tuercode-2027' }, false);
+    expect((await door(recoded, 'GET', '/api/checkin/events', withSession)).statusCode).toBe(401);
+  });
+
+  it('a scan time before the ticket existed or long before the event is invalid and rewrites nothing', async () => {
+    const app = await start();
+    const [token] = await buy(app, 1);
+    const real = scan(token!, at(30), 'Tür 1');
+    expect(await sync(app, [real])).toEqual([{ scanId: real.scanId, status: 'ok' }]);
+
+    const forged = [
+      scan(token!, 0, 'Tür Evil'),
+      scan(token!, '1970-01-01T00:00:00.000Z', 'Tür Evil'),
+      scan(token!, ISSUED - 1, 'Tür Evil'),
+      // After the ticket's issue, but more than 12 hours before the event.
+      scan(token!, Date.parse(EVENT_START) - 12 * 3_600_000 - 1, 'Tür Evil'),
+    ];
+    const results = await sync(app, forged);
+    expect(results.map((r) => r.status)).toEqual(forged.map(() => 'invalid'));
+    // Replayed: still invalid, never a check-in.
+    expect((await sync(app, forged)).map((r) => r.status)).toEqual(forged.map(() => 'invalid'));
+    expect((await doorList(app)).json().tickets[0]).toMatchObject({
+      checkedInAt: at(30),
+      checkedInDevice: 'Tür 1',
+    });
+
+    // A device clock running ahead: capped at the sync's arrival, so it comes second.
+    const future = scan(token!, Date.now() + 365 * 86_400_000, 'Tür Zukunft');
+    expect(await sync(app, [future])).toMatchObject([
+      { status: 'already', firstScannedAt: at(30), firstDevice: 'Tür 1' },
+    ]);
+  });
+
+  it('holder names only for today’s and upcoming events', async () => {
+    const app = await start();
+    await buy(app, 2);
+    expect((await doorList(app)).json().tickets.map((t: { holder: string }) => t.holder)).toEqual([
+      'Karla Kundin',
+      'Karla Kundin',
+    ]);
+    // The same tickets, their event yesterday in Berlin (before today's start of the day).
+    const berlinMidnight = Date.parse(
+      `${new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin' }).format(new Date())}T00:00:00Z`,
+    );
+    const yesterday = new Date(berlinMidnight - 12 * 3_600_000).toISOString();
+    await app
+      .get(StoreDatabase)
+      .db.updateTable('tickets')
+      .set({ starts_at: yesterday })
+      .where('event_id', '=', 101)
+      .execute();
+    const past = (await doorList(app)).json();
+    expect(past.tickets).toHaveLength(2);
+    expect(past.tickets.map((t: { holder: string | null }) => t.holder)).toEqual([null, null]);
+    expect(past.tickets.map((t: { status: string }) => t.status)).toEqual(['valid', 'valid']);
+    const events = (await door(app, 'GET', '/api/checkin/events')).json().events;
+    expect(JSON.stringify(events)).not.toContain('Karla');
+  });
+
+  it('a door code weaker than 12 letters and digits is refused at start-up', async () => {
+    for (const weak of ['EINLASS-2026', 'einlass-einlass', '1234-5678-9012']) {
+      await expect(start({ CHECKIN_CODE: weak }, false)).rejects.toThrow(
+        /^Invalid configuration: CHECKIN_CODE /,
+      );
+    }
   });
 
   it('the door code never appears in the logs, right or wrong', async () => {
@@ -431,7 +604,7 @@ describe.each(DATABASES)('door check-in (%s)', (kind) => {
     expect(info.statusCode).toBe(200);
     expect(info.headers['cache-control']).toBe('no-store');
     const { checkinCode } = mailTestInfoSchema.parse(info.json());
-    expect(checkinCode).toMatch(/^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/);
+    expect(checkinCode).toMatch(/^[2-9A-HJKMNP-Z]{4}(-[2-9A-HJKMNP-Z]{4}){3}$/);
     expect(await app.get(SettingsRepository).get(CHECKIN_CODE_SETTING)).toBe(checkinCode);
     expect((await door(app, 'GET', '/api/checkin/events', { code: checkinCode! })).statusCode).toBe(
       200,
@@ -464,6 +637,35 @@ describe.each(DATABASES)('door check-in (%s)', (kind) => {
     const closed = await inject(withSmtp, { method: 'GET', url: '/api/mail-test' });
     expect(closed.statusCode).toBe(404);
     expect(closed.body).not.toContain(checkinCode!);
+
+    // A production site (a staging one on test payments included) never shows it; ops
+    // read it with `npm run door-code`, from the same store.
+    const production = await start(
+      {
+        NODE_ENV: 'production',
+        PAYMENT_PROVIDER: 'test',
+        TICKET_SIGNING_KEY: generateKeyPairSync('ed25519')
+          .privateKey.export({ type: 'pkcs8', format: 'pem' })
+          .toString(),
+      },
+      false,
+    );
+    const hidden = await inject(production, { method: 'GET', url: '/api/mail-test' });
+    expect(hidden.body).not.toContain(checkinCode!);
+    expect(hidden.body).not.toContain(checkinCode!.replace(/-/g, ''));
+    const printed: string[] = [];
+    await doorCodeCli([], { DATABASE_URL: db.url, NODE_ENV: 'production' }, (l) => printed.push(l));
+    expect(printed).toEqual([`Türcode für /einlass: ${checkinCode}`]);
+    printed.length = 0;
+    await doorCodeCli([], { DATABASE_URL: db.url, CHECKIN_CODE: CODE }, (l) => printed.push(l));
+    expect(printed).toEqual([
+      'CHECKIN_CODE is set: the door uses that code (it is never printed).',
+    ]);
+    printed.length = 0;
+    await doorCodeCli(['--new'], {}, (l) => printed.push(l));
+    expect(printed[0]).toMatch(/^[2-9A-HJKMNP-Z]{4}(-[2-9A-HJKMNP-Z]{4}){3}$/);
+    expect(printed[0]).not.toBe(checkinCode);
+    expect(() => parseConfig({ CHECKIN_CODE: printed[0] })).not.toThrow();
   });
 
   /** 2,000 tickets of event 101 on one order, as a large evening would have them. */
@@ -487,7 +689,7 @@ describe.each(DATABASES)('door check-in (%s)', (kind) => {
       tier: i % 3 === 0 ? 'VIP' : 'Regulär',
       holder: `${first[i % first.length]} ${last[i % last.length]}`,
     }));
-    await app.get(TicketRepository).issue(tickets, Date.now());
+    await app.get(TicketRepository).issue(tickets, ISSUED);
     const signer = app.get(TicketSigner);
     return Promise.all(tickets.map((t) => signer.sign({ t: t.id, e: t.eventId, s: t.seat })));
   }

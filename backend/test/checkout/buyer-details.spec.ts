@@ -26,12 +26,10 @@ import {
   settleOutbox,
   signedDelivery,
   waitFor,
+  STRIPE_KEY,
 } from './support/checkout-test-app.js';
 
 jest.setTimeout(60_000);
-
-/** The API key createTestApp gives the site; the fake Stripe accepts no other. */
-const STRIPE_KEY = 'sk_test_checkout_suite';
 
 const TEST_TITLE = 'Testzahlung (Testmodus – kein echtes Geld)';
 const STRIPE_TITLE = 'Kreditkarte (Stripe Checkout)';
@@ -261,7 +259,7 @@ describe.each(DATABASES)('buyer details reach the order and WooCommerce (%s)', (
 
       const row = await storedOrder(app!, id);
       expect(row).toMatchObject({
-        // Paid, or already handed off by the outbox (DESIGN "The order's life").
+        // Paid, or already handed off by the outbox (rules "The order's life").
         status: expect.stringMatching(/^(paid|handedOff)$/),
         email: 'karla@example.org',
         buyer_name: 'Karla Kundin',

@@ -10,7 +10,7 @@ import {
 } from './support/order-fixtures.js';
 
 // The order service over typed in-memory fakes: load → event → save, and the effects the
-// order machine lists, run in the same transaction (DESIGN "The order's life").
+// order machine lists, run in the same transaction (rules "The order's life").
 
 type Fixture = ReturnType<typeof newOrderService>;
 
@@ -26,7 +26,7 @@ function lapse(f: Fixture, order: Order): void {
   for (const r of reservationsOf(f, order.id)) r.expiresAt = Date.now() - 1;
 }
 
-describe('OrderService.place (DESIGN "Capacity")', () => {
+describe('OrderService.place (rules "Capacity")', () => {
   it('creates an open order with its lines and reservations until the session expires', async () => {
     const f = newOrderService({ sessionTtlMs: 60_000 });
     const before = Date.now();
@@ -58,7 +58,7 @@ describe('OrderService.place (DESIGN "Capacity")', () => {
     expect(order).toMatchObject({ status: 'paid', provider: 'none', sessionId: order.id });
     expect(order.paidAt).not.toBeNull();
     expect(reservationsOf(f, order.id)[0]!.expiresAt).toBe(HELD_UNTIL);
-    // DESIGN "E-mail": the ticket mail is queued by the same paid transition.
+    // rules "E-mail": the ticket mail is queued by the same paid transition.
     expect(jobsOf(f, order.id)).toMatchObject([{ kind: 'mail' }, { kind: 'handoff' }]);
     expect(f.wakes()).toBe(1);
   });
@@ -83,7 +83,7 @@ describe('OrderService.place (DESIGN "Capacity")', () => {
   });
 });
 
-describe('OrderService.receive (DESIGN "Webhook")', () => {
+describe('OrderService.receive (rules "Webhook")', () => {
   it('hasHeldReservation: a payment pays the order, holds its places and enqueues one hand-off', async () => {
     const f = newOrderService();
     const order = await openOrder(f);
@@ -102,7 +102,7 @@ describe('OrderService.receive (DESIGN "Webhook")', () => {
     });
     expect(stored(f, order.id).paidAt).not.toBeNull();
     expect(reservationsOf(f, order.id)[0]!.expiresAt).toBe(HELD_UNTIL);
-    // DESIGN "E-mail": the ticket mail is queued by the same paid transition.
+    // rules "E-mail": the ticket mail is queued by the same paid transition.
     expect(jobsOf(f, order.id)).toMatchObject([{ kind: 'mail' }, { kind: 'handoff' }]);
     expect(f.wakes()).toBe(1);
     // A held reservation needs no current stock: the catalog was read once, into the
@@ -169,7 +169,7 @@ describe('OrderService.receive (DESIGN "Webhook")', () => {
   });
 });
 
-describe('OrderService: late payments (DESIGN "Capacity")', () => {
+describe('OrderService: late payments (rules "Capacity")', () => {
   it('hasCapacityForLatePayment: accepted while capacity remains; the catalog is asked only now', async () => {
     const f = newOrderService();
     const order = await openOrder(f);
@@ -180,7 +180,7 @@ describe('OrderService: late payments (DESIGN "Capacity")', () => {
       released: false,
       expiresAt: HELD_UNTIL,
     });
-    // DESIGN "E-mail": the ticket mail is queued by the same paid transition.
+    // rules "E-mail": the ticket mail is queued by the same paid transition.
     expect(jobsOf(f, order.id)).toMatchObject([{ kind: 'mail' }, { kind: 'handoff' }]);
     expect(f.catalog.productReads).toBe(1);
   });
@@ -213,7 +213,7 @@ describe('OrderService: late payments (DESIGN "Capacity")', () => {
     expect(jobsOf(f, late.id)).toMatchObject([{ kind: 'refund' }]);
   });
 
-  it('a tier sharing its parent stock is checked against the parent (DESIGN "Everything the shop sells")', async () => {
+  it('a tier sharing its parent stock is checked against the parent (rules "Everything the shop sells")', async () => {
     const f = newOrderService();
     f.catalog.products = [
       {
@@ -258,7 +258,7 @@ describe('OrderService: late payments (DESIGN "Capacity")', () => {
   });
 });
 
-describe('OrderService.reconcile (DESIGN "The order\'s life")', () => {
+describe('OrderService.reconcile (rules "The order\'s life")', () => {
   it('applies what the provider says about the session, as its webhook would', async () => {
     const f = newOrderService();
     const order = await openOrder(f);
@@ -336,7 +336,7 @@ describe('OrderService: outcomes from the outbox', () => {
   });
 });
 
-describe('OrderService: tickets (DESIGN "Tickets and the door")', () => {
+describe('OrderService: tickets (rules "Tickets and the door")', () => {
   it('the paid transition issues one ticket per event seat and queues the mail, in its transaction; never twice', async () => {
     const f = newOrderService();
     const order = await openOrder(f, [

@@ -9,7 +9,7 @@ import { FakeStripe } from '../../../tests/support/fake-stripe.js';
 import { PUBLIC_URL, signedDelivery, WEBHOOK_SECRET } from './support/checkout-test-app.js';
 
 // The payments port's contract, run against every adapter: neutral events from webhooks
-// and from the provider's own state (DESIGN "The order's life": reconciliation).
+// and from the provider's own state (rules "The order's life": reconciliation).
 
 interface Harness {
   adapter: PaymentsPort;
@@ -109,7 +109,7 @@ describe.each(adapters)('payments port contract: %s', (_name, make) => {
   });
 });
 
-describe('Stripe deliveries as neutral events (DESIGN "The order\'s life")', () => {
+describe('Stripe deliveries as neutral events (rules "The order\'s life")', () => {
   const adapter = new StripePaymentsAdapter(
     { secretKey: 'sk_test_contract', webhookSecret: WEBHOOK_SECRET, apiBase: 'http://127.0.0.1:1' },
     PUBLIC_URL,

@@ -1,7 +1,7 @@
 import { ReconciliationService } from '../../src/checkout/reconciliation.service.js';
 import { newOrderService, openOrder, paymentEvent } from './support/order-fixtures.js';
 
-// DESIGN "The order's life": an order still open after the provider's success redirect,
+// rules "The order's life": an order still open after the provider's success redirect,
 // or older than 10 minutes, is checked with the provider.
 
 function newReconciliation(overrides: Parameters<typeof newOrderService>[0] = {}) {

@@ -15,15 +15,13 @@ import {
   postCheckout,
   resetStore,
   waitFor,
+  STRIPE_KEY,
 } from './support/checkout-test-app.js';
 
 jest.setTimeout(60_000);
 
-/** The API key createTestApp gives the site; the fake Stripe accepts no other. */
-const STRIPE_KEY = 'sk_test_checkout_suite';
-
 /**
- * DESIGN "The order's life": reconciliation. The webhook never arrives here; every paid
+ * rules "The order's life": reconciliation. The webhook never arrives here; every paid
  * order is still recorded and handed off exactly once, found on the success page or by
  * the periodic sweep of every process.
  */

@@ -16,12 +16,10 @@ import {
   resetStore,
   signedDelivery,
   waitFor,
+  STRIPE_KEY,
 } from './support/checkout-test-app.js';
 
 jest.setTimeout(60_000);
-
-/** The API key createTestApp gives the site; the fake Stripe accepts no other. */
-const STRIPE_KEY = 'sk_test_checkout_suite';
 
 describe.each(DATABASES)('Stripe adapter and webhook (%s)', (kind) => {
   let app: NestFastifyApplication;
@@ -293,7 +291,7 @@ describe.each(DATABASES)('Stripe adapter and webhook (%s)', (kind) => {
     expect(catalog.orders.size).toBe(0);
   });
 
-  it('DESIGN "Tickets and the door": a charge refunded in full at Stripe refunds the order and revokes its tickets; a partial refund changes nothing', async () => {
+  it('rules "Tickets and the door": a charge refunded in full at Stripe refunds the order and revokes its tickets; a partial refund changes nothing', async () => {
     const { sessionId, orderId: id } = await startCheckout();
     const object = {
       id: sessionId,

@@ -66,7 +66,7 @@ const adapters: [string, () => Promise<Harness>][] = [
   ],
 ];
 
-// One contract for every adapter of the catalog port (STYLE: shared contract spec).
+// One contract for every adapter of the catalog port: a new adapter meets every check.
 describe.each(adapters)('catalog port contract: %s adapter', (_name, make) => {
   let harness: Harness;
   beforeEach(async () => {
@@ -74,7 +74,7 @@ describe.each(adapters)('catalog port contract: %s adapter', (_name, make) => {
   });
   afterEach(() => harness.close());
 
-  it('lists products in the feed shape of SPEC §7 with prices as numbers', async () => {
+  it('lists products in the feed shape of rules §7 with prices as numbers', async () => {
     const products = await harness.sut.listProducts();
     expect(products.length).toBeGreaterThan(0);
     expect(() => productFeedSchema.parse(products)).not.toThrow();
@@ -133,7 +133,7 @@ describe.each(adapters)('catalog port contract: %s adapter', (_name, make) => {
     expect(other.id).not.toBe(first.id);
   });
 
-  // DESIGN "Everything the shop sells": a variable product is bought as one of its variations.
+  // rules "Everything the shop sells": a variable product is bought as one of its variations.
   it('gives variable products purchasable variants with attributes, numeric prices and stock', async () => {
     const products = await harness.sut.listProducts();
     const variable = products.filter(isVariable);

@@ -39,7 +39,7 @@ describe('CatalogService over the demo catalog', () => {
     sut = new CatalogService(new DemoCatalogAdapter(), testConfig(), health);
   });
 
-  it('exercises every event-date key of SPEC §3 and DESIGN, and one invalid date', async () => {
+  it('exercises every event-date key of rules §3 and "Events", and one invalid date', async () => {
     const products = await sut.products();
     const keys = new Set(products.flatMap((p) => p.meta_data.map((m) => m.key)));
     for (const key of [...EVENT_DATE_META_KEYS, ...PLUGIN_DATE_META_KEYS])

@@ -15,7 +15,7 @@ const coupon = (extra: Partial<CatalogCoupon> = {}): CatalogCoupon => ({
 // 2026-06-15 12:00 in Berlin (summer time).
 const now = new Date('2026-06-15T10:00:00Z');
 
-describe('evaluateCoupon (WooCommerce semantics, DESIGN "Coupons")', () => {
+describe('evaluateCoupon (WooCommerce semantics, rules "Coupons")', () => {
   it('does not know a missing coupon (404)', () => {
     expect(evaluateCoupon(null, 5000, now)).toEqual({
       ok: false,

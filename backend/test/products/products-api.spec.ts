@@ -24,7 +24,7 @@ describe('products API over HTTP with the embedded demo catalog', () => {
   });
   afterAll(() => app.close());
 
-  it('GET /api/woocommerce/products serves the SPEC §7 feed with ETag and Cache-Control', async () => {
+  it('GET /api/woocommerce/products serves the rules §7 feed with ETag and Cache-Control', async () => {
     const res = await app.inject({ method: 'GET', url: '/api/woocommerce/products' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/application\/json/);

@@ -15,7 +15,7 @@ beforeAll(() => Logger.overrideLogger(false));
 
 const json = <T>(res: { body: string }) => JSON.parse(res.body) as T;
 
-describe('variations and merch over HTTP (DESIGN "Everything the shop sells", demo catalog)', () => {
+describe('variations and merch over HTTP (rules "Everything the shop sells", demo catalog)', () => {
   let app: NestFastifyApplication;
   beforeAll(async () => {
     app = await createTestApp();
@@ -103,7 +103,7 @@ describe('variations and merch over HTTP (DESIGN "Everything the shop sells", de
     expect((await get('/api/merch/afterwork-dachterrasse')).statusCode).toBe(404);
   });
 
-  it('the SPEC §7 feed keeps its fields and lists variation ids, not their details', async () => {
+  it('the rules §7 feed keeps its fields and lists variation ids, not their details', async () => {
     const feed = productFeedSchema.parse(json(await get('/api/woocommerce/products')));
     const tiered = feed.find((p) => p.slug === 'sommer-afterwork-ms-hamburg')!;
     expect(tiered).toMatchObject({ type: 'variable', variations: [1091, 1092, 1093] });

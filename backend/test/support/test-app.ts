@@ -10,6 +10,8 @@ export function testEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     STATIC_DIR: 'off',
     LOG_LEVEL: 'error',
     DATABASE_URL: 'sqlite::memory:',
+    // The tests stand in for nginx: X-Forwarded-For names the client.
+    TRUST_PROXY: 'loopback',
     ...extra,
   };
 }

@@ -2,7 +2,7 @@ import type { CatalogProduct } from '../../src/catalog/catalog.port.js';
 import type { OrderLine } from '../../src/store/store.port.js';
 import { newTicketId, ticketsFor } from '../../src/tickets/ticket-issue.js';
 
-// DESIGN "Tickets and the door": one ticket per event seat; merch gets none.
+// rules "Tickets and the door": one ticket per event seat; merch gets none.
 
 const event: CatalogProduct = {
   id: 7,

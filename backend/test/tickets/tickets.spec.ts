@@ -184,7 +184,7 @@ describe.each(DATABASES)('tickets (%s)', (kind) => {
       seats: 3,
       holder: 'Karla Kundin',
     });
-    // Small enough for a QR code read from a screen (DESIGN "Tickets and the door").
+    // Small enough for a QR code read from a screen (rules "Tickets and the door").
     expect(link!.token.length).toBeLessThan(200);
 
     const [header, payload, signature] = link!.token.split('.');
@@ -276,7 +276,7 @@ describe.each(DATABASES)('tickets (%s)', (kind) => {
   it('a refund revokes: the test provider\'s "Zahlung erstatten" refunds in full, the tickets say "revoked", the PDF has no QR code', async () => {
     const target = await start();
     const { sessionId, payPath } = await buy(target);
-    // DESIGN "Tickets and the door": a refunded order's tickets are revoked.
+    // rules "Tickets and the door": a refunded order's tickets are revoked.
     const { tickets } = await summary(target, sessionId);
     expect(tickets.map((t) => t.status)).toEqual(['valid', 'valid', 'valid']);
     const pagePath = payPath.replace(/\/pay$/, '');
@@ -307,6 +307,39 @@ describe.each(DATABASES)('tickets (%s)', (kind) => {
     const pdf = await fetch(`${await target.getUrl()}/api/tickets/${tickets[0]!.token}/pdf`);
     expect(pdf.status).toBe(200);
     expect(pageCount(Buffer.from(await pdf.arrayBuffer()))).toBe(1);
+  });
+
+  it('a chargeback on the test provider\'s page revokes the tickets while disputed; "Zahlungsstreit gewonnen" restores them', async () => {
+    const target = await start();
+    const { sessionId, payPath } = await buy(target);
+    const { tickets } = await summary(target, sessionId);
+    const pagePath = payPath.replace(/\/pay$/, '');
+    const statuses = async () =>
+      Promise.all(
+        tickets.map(
+          async ({ token }) =>
+            (await inject(target, { method: 'GET', url: `/api/tickets/${token}` })).json().status,
+        ),
+      );
+    expect((await inject(target, { method: 'GET', url: pagePath })).body).toContain(
+      'Zahlungsstreit eröffnen (Testmodus)',
+    );
+    const opened = await inject(target, { method: 'POST', url: `${pagePath}/dispute` });
+    expect(opened.statusCode).toBe(303);
+    const disputedPage = (await inject(target, { method: 'GET', url: pagePath })).body;
+    expect(disputedPage).toContain('Zahlungsstreit');
+    expect(disputedPage).toContain('Zahlungsstreit gewonnen (Testmodus)');
+    // The bank holds the money: no refund while the dispute is open.
+    expect(disputedPage).not.toContain('Zahlung erstatten');
+    expect(await statuses()).toEqual(['revoked', 'revoked', 'revoked']);
+
+    expect(
+      (await inject(target, { method: 'POST', url: `${pagePath}/dispute/won` })).statusCode,
+    ).toBe(303);
+    expect(await statuses()).toEqual(['valid', 'valid', 'valid']);
+    expect((await inject(target, { method: 'GET', url: pagePath })).body).toContain(
+      'Diese Bestellung ist bereits bezahlt.',
+    );
   });
 
   it('the mail reaches a real SMTP server: German, HTML and text, a PDF per ticket, one .ics, the ticket links', async () => {

@@ -267,6 +267,172 @@ describe.each(DATABASES)('waiting list (%s)', (kind) => {
     await nextMail(smtp, 'a@example.org', OFFER);
   });
 
+  it('joining needs a sold-out place: with places on sale the answer is 409 in German for every address, and nothing is stored, mailed or reserved', async () => {
+    const target = await start(2);
+    const [first] = await soldOut(target, 1, 1);
+    // Known, not yet confirmed: it waits for nothing yet, so the freed place goes on sale.
+    expect((await join(target, joinBody('bekannt@example.org'))).statusCode).toBe(202);
+    await nextMail(smtp, 'bekannt@example.org', /bestätige/);
+    await cancelCheckout(target, first!);
+    await pass(target).idle();
+
+    const refusals = [
+      await join(target, joinBody('frueh@example.org', 4)),
+      await join(target, joinBody('bekannt@example.org')),
+    ];
+    for (const res of refusals) {
+      expect(res.statusCode).toBe(409);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.json()).toEqual({
+        statusCode: 409,
+        error: 'Conflict',
+        message: `Für „${EVENT_NAME}“ sind noch Plätze frei – du kannst sie direkt buchen. Auf die Warteliste kommst du, sobald alles vergeben ist.`,
+      });
+    }
+    // The answer is about the place alone: the same bytes for a known and an unknown address.
+    expect(refusals[0]!.body).toBe(refusals[1]!.body);
+
+    // Unlimited places are never sold out.
+    catalog.productById(EVENT_ID).stock_quantity = null;
+    expect((await join(target, joinBody('unbegrenzt@example.org'))).statusCode).toBe(409);
+    catalog.productById(EVENT_ID).stock_quantity = 2;
+
+    await pass(target).idle();
+    await settleOutbox(target);
+    const rows = await target
+      .get(StoreDatabase)
+      .db.selectFrom('waitlist_entries')
+      .select('email')
+      .execute();
+    expect(rows).toEqual([{ email: 'bekannt@example.org' }]);
+    expect(mailsTo(smtp, 'frueh@example.org')).toHaveLength(0);
+    expect(mailsTo(smtp, 'unbegrenzt@example.org')).toHaveLength(0);
+    expect(await offerRows(target)).toEqual([]);
+    // The free place is for sale to anyone.
+    const live = await inject(target, {
+      method: 'GET',
+      url: `/api/waitlist/availability/${EVENT_ID}`,
+    });
+    expect(live.json().free).toBe(1);
+    expect((await holdPlaces(target, 1)).statusCode).toBe(201);
+  });
+
+  it('offers hand out only places that came free after the confirmation: a place on sale when the entry confirms stays on sale', async () => {
+    const target = await start(3);
+    const [one, two] = await soldOut(target, 1, 2);
+    // Joined while sold out; before the address is confirmed, a place goes back on sale.
+    expect((await join(target, joinBody('spaet@example.org', 1))).statusCode).toBe(202);
+    const mail = await nextMail(smtp, 'spaet@example.org', /bestätige/);
+    await cancelCheckout(target, one!);
+    await pass(target).idle();
+    const confirmed = await inject(target, {
+      method: 'POST',
+      url: `/api/waitlist/confirm/${tokenIn(mail, 'confirm')}`,
+    });
+    expect(confirmed.json().status).toBe('confirmed');
+    await pass(target).idle();
+    await pass(target).run();
+    expect(await offerRows(target)).toEqual([]);
+
+    // Two places held at the confirmation come free: they were taken while the entry
+    // waited, so one is offered; the place that was on sale all along is still for sale.
+    await cancelCheckout(target, two!);
+    await nextMail(smtp, 'spaet@example.org', OFFER);
+    await pass(target).idle();
+    expect((await offerRows(target)).map((r) => [r.email, r.quantity])).toEqual([
+      ['spaet@example.org', 1],
+    ]);
+    expect((await holdPlaces(target, 2)).statusCode).toBe(201);
+    expect((await holdPlaces(target, 1)).statusCode).toBe(409);
+  });
+
+  it('a paid order the catalog already counts while its reservation still does is no place that came free', async () => {
+    const target = await start(4);
+    const held = await soldOut(target, 1, 1, 1, 1);
+    await join(target, joinBody('wartet@example.org', 1));
+    const mail = await nextMail(smtp, 'wartet@example.org', /bestätige/);
+    // Two places go back on sale, then the entry is confirmed: they are the public's.
+    await cancelCheckout(target, held[0]!);
+    await cancelCheckout(target, held[1]!);
+    await inject(target, {
+      method: 'POST',
+      url: `/api/waitlist/confirm/${tokenIn(mail, 'confirm')}`,
+    });
+    await pass(target).idle();
+    // Somebody buys one of them. WooCommerce lowers the stock at the hand-off, and for a
+    // while the order's reservation counts as well (until every catalog cache has seen it).
+    const bought = await holdPlaces(target, 1);
+    expect(bought.statusCode).toBe(201);
+    await pay(target, bought.json().id);
+    await settleOutbox(target);
+    catalog.productById(EVENT_ID).stock_quantity = 3;
+    await pass(target).run();
+    // The reservation ends: one place is on sale again, as it was all along.
+    const order = await target.get(OrderRepository).find({ sessionId: bought.json().id });
+    await target
+      .get(StoreDatabase)
+      .db.updateTable('reservations')
+      .set({ expires_at: Date.now() - 1 })
+      .where('order_id', '=', order!.id)
+      .execute();
+    await pass(target).run();
+    expect(await offerRows(target)).toEqual([]);
+    expect((await holdPlaces(target, 1)).statusCode).toBe(201);
+  });
+
+  it('a confirmation mail at most once an hour per entry; joining again still answers 202', async () => {
+    const target = await start(1);
+    await soldOut(target, 1);
+    expect((await join(target, joinBody('oft@example.org'))).statusCode).toBe(202);
+    await nextMail(smtp, 'oft@example.org', /bestätige/);
+    for (let i = 0; i < 3; i += 1) {
+      const again = await join(target, joinBody('oft@example.org'));
+      expect(again.statusCode).toBe(202);
+      expect(again.body).toBe('{}');
+    }
+    // Mails go out one after another: once a later one is here, a repeat would be too.
+    await join(target, joinBody('danach@example.org'));
+    await nextMail(smtp, 'danach@example.org', /bestätige/);
+    expect(mailsTo(smtp, 'oft@example.org', /bestätige/)).toHaveLength(1);
+
+    // An hour later a new request sends the mail again, once.
+    await target
+      .get(StoreDatabase)
+      .db.updateTable('waitlist_mails')
+      .set({ requested_at: Date.now() - 3_600_001 })
+      .execute();
+    expect((await join(target, joinBody('oft@example.org'))).statusCode).toBe(202);
+    expect((await join(target, joinBody('oft@example.org'))).statusCode).toBe(202);
+    await join(target, joinBody('zuletzt@example.org'));
+    await nextMail(smtp, 'zuletzt@example.org', /bestätige/);
+    expect(mailsTo(smtp, 'oft@example.org', /bestätige/)).toHaveLength(2);
+  });
+
+  it('unsubscribing and joining again goes to the back of the queue', async () => {
+    const target = await start(1);
+    const [held] = await soldOut(target, 1);
+    await joinConfirmed(target, smtp, 'zurueck@example.org');
+    await joinConfirmed(target, smtp, 'danach@example.org');
+    const first = await nextMail(smtp, 'zurueck@example.org', /bestätige/);
+    const left = await inject(target, {
+      method: 'POST',
+      url: `/api/waitlist/unsubscribe/${tokenIn(first, 'unsubscribe')}`,
+    });
+    expect(left.json()).toEqual({ removed: true });
+    smtp.mails.length = 0;
+    expect((await join(target, joinBody('zurueck@example.org'))).statusCode).toBe(202);
+    const again = await nextMail(smtp, 'zurueck@example.org', /bestätige/);
+    const confirmed = await inject(target, {
+      method: 'POST',
+      url: `/api/waitlist/confirm/${tokenIn(again, 'confirm')}`,
+    });
+    expect(confirmed.json()).toMatchObject({ status: 'confirmed', ahead: 1 });
+    await cancelCheckout(target, held!);
+    await nextMail(smtp, 'danach@example.org', OFFER);
+    await pass(target).idle();
+    expect((await offerRows(target)).map((r) => r.email)).toEqual(['danach@example.org']);
+  });
+
   it('no enumeration: the same 202 and body for a new, a duplicate and a confirmed address; one entry per address and unit', async () => {
     const target = await start(1);
     await soldOut(target, 1);
@@ -299,6 +465,7 @@ describe.each(DATABASES)('waiting list (%s)', (kind) => {
 
   it('validation in German; the rate limit answers 429 with Retry-After', async () => {
     const target = await start(1);
+    await soldOut(target, 1);
     const bad = await join(target, {
       productId: EVENT_ID,
       quantity: 5,
@@ -356,6 +523,7 @@ describe.each(DATABASES)('waiting list (%s)', (kind) => {
 
   it('entries are deleted after the event', async () => {
     const target = await start(1);
+    await soldOut(target, 1);
     await joinConfirmed(target, smtp, 'a@example.org');
     await join(target, joinBody('b@example.org'));
     await pass(target).idle();

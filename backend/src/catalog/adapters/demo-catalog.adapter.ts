@@ -14,9 +14,10 @@ import { DEMO_POSTS } from '../demo/demo-posts.data.js';
 import { wallTimeFromToday, wooDate } from '../demo/demo-time.js';
 
 /**
- * The embedded catalog (DESIGN: used when WOOCOMMERCE_URL is not set). Dates are relative
- * to today, so the demo always has upcoming and past events. Orders are kept in memory
- * and reduce the demo stock, so a test purchase shows its effect on availability.
+ * The embedded catalog (docs/architecture.md, "Ports and adapters": used when
+ * WOOCOMMERCE_URL is not set). Dates are relative to today, so the demo always has upcoming
+ * and past events. Orders are kept in memory and reduce the demo stock, so a test purchase
+ * shows its effect on availability.
  */
 export class DemoCatalogAdapter extends CatalogPort {
   readonly name = 'demo';

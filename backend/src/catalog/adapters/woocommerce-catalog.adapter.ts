@@ -42,8 +42,8 @@ interface WooResponse {
 }
 
 /**
- * Catalog port over WooCommerce REST v3 and WordPress REST (DESIGN ports table), with
- * plain `fetch`: the old official JS client is unmaintained.
+ * Catalog port over WooCommerce REST v3 and WordPress REST (docs/architecture.md, "Ports
+ * and adapters"), with plain `fetch`: the old official JS client is unmaintained.
  */
 export class WooCommerceCatalogAdapter extends CatalogPort {
   readonly name = 'woocommerce';
@@ -70,7 +70,7 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
   }
 
   /**
-   * Every published product, and for each variable one its variations (DESIGN
+   * Every published product, and for each variable one its variations (rules
    * "Everything the shop sells"): one list, so the catalog cache keeps products and
    * variations of the same moment together.
    */
@@ -348,7 +348,7 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
 }
 
 /**
- * DESIGN "Everything the shop sells": name and e-mail from the payment page. WooCommerce
+ * rules "Everything the shop sells": name and e-mail from the payment page. WooCommerce
  * mails its own order confirmation to the billing address; unknown fields are left out.
  */
 function billingOf(order: OrderHandOff): Record<string, string> {

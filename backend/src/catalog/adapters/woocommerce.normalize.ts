@@ -95,7 +95,7 @@ export function normalizeProduct(raw: unknown): CatalogProduct | null {
   const product: CatalogProduct = {
     id,
     name: decodeEntities(str(raw.name)).trim(),
-    // SPEC §5: the feed keeps the slug as sent; consumers ignore non-text slugs.
+    // rules §5: the feed keeps the slug as sent; consumers ignore non-text slugs.
     slug: raw.slug,
     date_created: dateText(raw.date_created),
     date_modified: dateText(raw.date_modified),
@@ -119,6 +119,8 @@ export function normalizeProduct(raw: unknown): CatalogProduct | null {
   if (price !== undefined) product.price = price;
   if (regular !== undefined) product.regular_price = regular;
   if (stockStatus) product.stock_status = stockStatus;
+  // "Limit purchases to 1 item per order": the checkout and the cart hold to it too.
+  if (raw.sold_individually === true) product.sold_individually = true;
   return product;
 }
 

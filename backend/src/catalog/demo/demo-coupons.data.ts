@@ -1,6 +1,6 @@
 import type { CatalogCoupon } from '../catalog.port.js';
 
-/** One coupon per rule of DESIGN "Coupons", so every answer can be tried in the demo. */
+/** One coupon per rule of rules "Coupons", so every answer can be tried in the demo. */
 export function demoCoupons(now: Date): CatalogCoupon[] {
   const year = now.getUTCFullYear();
   return [

@@ -22,7 +22,7 @@ export interface DemoEvent {
   dayOffset: number;
   hour: number;
   minute: number;
-  /** How this event stores its date: every key of SPEC §3 and DESIGN appears once. */
+  /** How this event stores its date: every key of rules §3 and "Events" appears once. */
   dateMeta: (t: WallTime) => MetaData[];
   venueMeta: MetaData;
   price: number;

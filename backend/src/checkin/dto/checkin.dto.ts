@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { ScanStatus } from '../../store/store.port.js';
 
 /**
- * DESIGN "Tickets and the door": the door page's wire shapes. The sync body is fixed by
- * DESIGN (`{scans: [{scanId, token, scannedAt, device}]}`); the rest is this module's.
+ * rules "Tickets and the door": the door page's wire shapes. The sync body is fixed by
+ * the rules (`{scans: [{scanId, token, scannedAt, device}]}`); the rest is this module's.
  */
 
 /** Scans per sync: a full evening's offline queue at a busy door in one request. */

@@ -10,7 +10,7 @@ export class ContactService {
   constructor(@Inject(ContactRepository) private readonly messages: ContactRepository) {}
 
   /**
-   * Stores a message (DESIGN "/contact"). A filled honeypot (`website`, invisible to
+   * Stores a message (rules "/contact"). A filled honeypot (`website`, invisible to
    * people) means a bot: it gets the same 202 as everyone, so it learns nothing, and the
    * message is dropped.
    */

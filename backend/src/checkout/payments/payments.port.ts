@@ -5,7 +5,7 @@ export interface PaymentSessionRequest {
   lines: { name: string; unitAmount: number; quantity: number; image: string | null }[];
   /**
    * The coupon as the server applied it; the provider deducts exactly `amountOff`. `code`
-   * is shown on the payment page as the visitor typed it (DESIGN "Everything the shop sells").
+   * is shown on the payment page as the visitor typed it (rules "Everything the shop sells").
    */
   discount: { code: string; amountOff: number } | null;
   paymentMethodTypes: string[];
@@ -23,7 +23,7 @@ export interface PaymentSession {
 }
 
 /**
- * The neutral events payment adapters translate their provider's into (DESIGN "The
+ * The neutral events payment adapters translate their provider's into (rules "The
  * order's life"); nothing outside `payments/` knows a provider's own event names.
  */
 export type PaymentEventType =
@@ -31,7 +31,9 @@ export type PaymentEventType =
   | 'payment.pending'
   | 'payment.failed'
   | 'session.expired'
-  | 'payment.refunded';
+  | 'payment.refunded'
+  | 'dispute.opened'
+  | 'dispute.won';
 
 /** What a provider reports about one payment session (no personal data but the buyer's e-mail and name). */
 export interface PaymentEvent {
@@ -42,7 +44,7 @@ export interface PaymentEvent {
   /** The provider's payment id; a refund needs it. */
   paymentReference: string | null;
   email: string | null;
-  /** The buyer's full name as the payment page collected it (DESIGN "Everything the shop sells"). */
+  /** The buyer's full name as the payment page collected it (rules "Everything the shop sells"). */
   name: string | null;
   /** `payment.refunded`: the provider's id of the refund. */
   refundReference?: string | null;
@@ -50,7 +52,7 @@ export interface PaymentEvent {
 
 /** A verified webhook delivery. */
 export interface PaymentDelivery {
-  /** The provider's event id: deliveries are idempotent by it (DESIGN "Webhook"). */
+  /** The provider's event id: deliveries are idempotent by it (rules "Webhook"). */
   id: string;
   /** The provider's name for the event, shown on the webhook test page. */
   label: string;
@@ -62,14 +64,14 @@ export interface PaymentDelivery {
 
 export class WebhookSignatureError extends Error {}
 
-/** Payments port (DESIGN "Ports and adapters"): Stripe Checkout or the built-in test provider. */
+/** Payments port (docs/architecture.md): Stripe Checkout or the built-in test provider. */
 export abstract class PaymentsPort {
   abstract readonly name: 'stripe' | 'test';
   abstract createSession(request: PaymentSessionRequest): Promise<PaymentSession>;
   /** Verifies the signature over the raw bytes; throws WebhookSignatureError when forged or stale. */
   abstract parseWebhook(rawBody: Buffer | string, signature: string): PaymentDelivery;
   /**
-   * Reconciliation (DESIGN "The order's life"): the session's state as the event a webhook
+   * Reconciliation (rules "The order's life"): the session's state as the event a webhook
    * would have brought, or null while the buyer can still pay (or the provider does not
    * know the session).
    */
@@ -82,10 +84,10 @@ export abstract class PaymentsPort {
   ): Promise<{ id: string }>;
 }
 
-/** Stripe's default tolerance; a replayed delivery older than this is rejected (DESIGN "Webhook"). */
+/** Stripe's default tolerance; a replayed delivery older than this is rejected (rules "Webhook"). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
-/** `payment_method` of the request (SPEC §7, default "card") to Stripe's payment method types. */
+/** `payment_method` of the request (rules §7, default "card") to Stripe's payment method types. */
 const PAYMENT_METHOD_TYPES: Record<string, string[]> = {
   // Apple Pay and Google Pay are wallets on top of the card method in Stripe Checkout.
   card: ['card'],

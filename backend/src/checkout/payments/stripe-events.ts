@@ -8,7 +8,7 @@ import {
   WebhookSignatureError,
 } from './payments.port.js';
 
-/** The test provider's signed event for the webhook test page (DESIGN "Test pages"). */
+/** The test provider's signed event for the webhook test page (rules "Test pages"). */
 export const WEBHOOK_TEST_EVENT = 'awhh.webhook_test';
 
 interface SessionLike {
@@ -51,8 +51,36 @@ export function verifyStripeDelivery(
       ? neutralEvent(type, object)
       : event.type === 'charge.refunded'
         ? refundEvent(object)
-        : null,
+        : disputeEvent(event.type, object as DisputeLike),
   };
+}
+
+interface DisputeLike {
+  object?: unknown;
+  payment_intent?: unknown;
+  status?: unknown;
+}
+
+/**
+ * A chargeback: the buyer's bank disputes the payment. Opened (an inquiry too: the money
+ * is at risk), the order's tickets stop admitting anyone; closed in the shop's favour
+ * (`won`, or an inquiry closed without a chargeback, `warning_closed`), they admit again.
+ * Lost, they stay revoked. The dispute names its payment intent, the order's payment
+ * reference.
+ */
+function disputeEvent(stripeType: string, dispute: DisputeLike): PaymentEvent | null {
+  if (dispute.object !== 'dispute') return null;
+  const type =
+    stripeType === 'charge.dispute.created'
+      ? 'dispute.opened'
+      : stripeType === 'charge.dispute.closed' &&
+          (dispute.status === 'won' || dispute.status === 'warning_closed')
+        ? 'dispute.won'
+        : null;
+  const paymentReference =
+    str(dispute.payment_intent) ?? str((dispute.payment_intent as { id?: unknown } | null)?.id);
+  if (!type || !paymentReference) return null;
+  return { type, sessionId: null, orderId: null, paymentReference, email: null, name: null };
 }
 
 interface ChargeLike {
@@ -66,7 +94,7 @@ interface ChargeLike {
 }
 
 /**
- * DESIGN "Tickets and the door": a charge refunded in full (the organizer refunding a
+ * rules "Tickets and the door": a charge refunded in full (the organizer refunding a
  * buyer in Stripe's dashboard, or Stripe confirming the server's own refund) refunds the
  * order and revokes its tickets. The charge names its payment intent, which the order
  * keeps as its payment reference. A partial refund leaves the order and its tickets as

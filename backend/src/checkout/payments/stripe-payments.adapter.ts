@@ -18,7 +18,7 @@ const COUPON_NAME_MAX = 40;
  */
 const RETRIEVE_OPTIONS: Stripe.RequestOptions = { timeout: 5_000, maxNetworkRetries: 1 };
 
-/** Stripe Checkout (DESIGN "payments" production adapter). */
+/** Stripe Checkout (rules "Payments" production adapter). */
 export class StripePaymentsAdapter extends PaymentsPort {
   readonly name = 'stripe' as const;
   private readonly stripe: Stripe;
@@ -77,7 +77,7 @@ export class StripePaymentsAdapter extends PaymentsPort {
       client_reference_id: request.orderId,
       metadata: { order_id: request.orderId },
       payment_intent_data: { metadata: { order_id: request.orderId } },
-      // DESIGN "Everything the shop sells": the order and WooCommerce's billing fields need
+      // rules "Everything the shop sells": the order and WooCommerce's billing fields need
       // the buyer's name. A required name field asks for it without the billing address
       // (`billing_address_collection: 'required'`) a ticket purchase does not need.
       name_collection: { individual: { enabled: true, optional: false } },

@@ -36,8 +36,8 @@ interface SessionState {
 const MAX_REMEMBERED_SESSIONS = 5_000;
 
 /**
- * The embedded payment provider used when STRIPE_SECRET_KEY is not set (DESIGN
- * "payments"). It hosts its own payment page and reports the outcome as Stripe-shaped
+ * The embedded payment provider used when STRIPE_SECRET_KEY is not set (rules
+ * "Payments"). It hosts its own payment page and reports the outcome as Stripe-shaped
  * events signed with a secret only this process knows, so they pass the very same
  * verification and pipeline as a Stripe webhook. It remembers its sessions' outcomes,
  * which reconciliation reads like Stripe's session state (per process: a restart or
@@ -120,6 +120,22 @@ export class TestPaymentsAdapter extends PaymentsPort {
       metadata: { order_id: session.orderId },
       payment_status: 'unpaid',
       payment_intent: null,
+    });
+  }
+
+  /**
+   * "Zahlungsstreit": the buyer's bank disputes the payment (a chargeback), and later the
+   * dispute is decided for the shop, reported as Stripe reports them
+   * (`charge.dispute.created`, `charge.dispute.closed` with `won`, naming the payment intent).
+   */
+  disputePayment(paymentReference: string, outcome: 'opened' | 'won'): SignedDelivery {
+    const id = paymentReference.replace(/^tpi_/, '');
+    return this.signed(outcome === 'won' ? 'charge.dispute.closed' : 'charge.dispute.created', {
+      object: 'dispute',
+      id: `tdp_${id}`,
+      charge: `tch_${id}`,
+      payment_intent: paymentReference,
+      status: outcome === 'won' ? 'won' : 'needs_response',
     });
   }
 

@@ -9,7 +9,7 @@ import {
   type TicketAtDoor,
 } from '../store.port.js';
 
-/** DESIGN "Tickets and the door": the door's check-ins over SQLite or PostgreSQL. */
+/** rules "Tickets and the door": the door's check-ins over SQLite or PostgreSQL. */
 export class KyselyCheckinRepository extends CheckinRepository {
   /** `database` opens the transactions; `db` is the connection or transaction queries run on. */
   constructor(
@@ -65,6 +65,7 @@ export class KyselyCheckinRepository extends CheckinRepository {
         'tickets.tier',
         'tickets.holder',
         'tickets.status',
+        'tickets.starts_at',
         'checkins.scanned_at',
         'checkins.device',
       ])
@@ -80,6 +81,7 @@ export class KyselyCheckinRepository extends CheckinRepository {
       tier: r.tier,
       holder: r.holder,
       status: r.status as TicketStatus,
+      startsAt: r.starts_at,
       checkedInAt: r.scanned_at ?? null,
       checkedInDevice: r.device ?? null,
     }));
@@ -99,13 +101,20 @@ export class KyselyCheckinRepository extends CheckinRepository {
     if (ticketIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('tickets')
-      .select(['id', 'event_id', 'seat', 'status'])
+      .select(['id', 'event_id', 'seat', 'status', 'issued_at', 'starts_at'])
       .where('id', 'in', [...ticketIds])
       .execute();
     return new Map(
       rows.map((r) => [
         r.id,
-        { id: r.id, eventId: r.event_id, seat: r.seat, status: r.status as TicketStatus },
+        {
+          id: r.id,
+          eventId: r.event_id,
+          seat: r.seat,
+          status: r.status as TicketStatus,
+          issuedAt: Number(r.issued_at),
+          startsAt: r.starts_at,
+        },
       ]),
     );
   }

@@ -1,5 +1,5 @@
 import { orderStatusSchema } from '@awhh/machines';
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { StoreDb, StoreKind } from '../store.database.js';
 import type { OrdersTable } from '../store.schema.js';
 import {
@@ -8,6 +8,7 @@ import {
   type OrderKey,
   type OrderLine,
   OrderRepository,
+  type OpenCheckouts,
   type Reservation,
 } from '../store.port.js';
 
@@ -58,7 +59,7 @@ export class KyselyOrderRepository extends OrderRepository {
       .where('released', '=', 0)
       .where('expires_at', '>', now);
     if (exceptOrderId) query = query.where('order_id', '<>', exceptOrderId);
-    // DESIGN "Waiting list": an offer is a reservation too, or a checkout would sell the
+    // rules "Waiting list": an offer is a reservation too, or a checkout would sell the
     // places a waiting visitor was promised.
     let offers = this.db
       .selectFrom('waitlist_offers')
@@ -81,7 +82,37 @@ export class KyselyOrderRepository extends OrderRepository {
     return reserved;
   }
 
-  async create({ order, lines, reservations, reservedUntil }: NewOrder): Promise<void> {
+  async unpaidReservedByKey(
+    productKeys: readonly number[],
+    now: number,
+  ): Promise<Map<number, number>> {
+    if (productKeys.length === 0) return new Map();
+    const held = this.db
+      .selectFrom('reservations')
+      .select((eb) => ['product_key', eb.fn.sum<number>('quantity').as('reserved')])
+      .where('product_key', 'in', [...productKeys])
+      .where('released', '=', 0)
+      .where('expires_at', '>', now)
+      .where('order_id', 'in', (eb) =>
+        eb.selectFrom('orders').select('orders.id').where('orders.paid_at', 'is', null),
+      )
+      .groupBy('product_key');
+    const offers = this.db
+      .selectFrom('waitlist_offers')
+      .select((eb) => ['product_key', eb.fn.sum<number>('quantity').as('reserved')])
+      .where('product_key', 'in', [...productKeys])
+      .where('status', '=', 'active')
+      .where('expires_at', '>', now)
+      .groupBy('product_key');
+    const reserved = new Map<number, number>();
+    for (const r of await held.unionAll(offers).execute()) {
+      const key = Number(r.product_key);
+      reserved.set(key, (reserved.get(key) ?? 0) + Number(r.reserved));
+    }
+    return reserved;
+  }
+
+  async create({ order, lines, reservations, reservedUntil, clientKey }: NewOrder): Promise<void> {
     const { context } = order;
     await this.db
       .insertInto('orders')
@@ -109,6 +140,7 @@ export class KyselyOrderRepository extends OrderRepository {
         expires_at: order.expiresAt,
         paid_at: order.paidAt,
         updated_at: order.createdAt,
+        client_key: order.status === 'open' ? (clientKey ?? null) : null,
       })
       .execute();
     await this.db
@@ -139,6 +171,24 @@ export class KyselyOrderRepository extends OrderRepository {
         })),
       )
       .execute();
+  }
+
+  /** On SQLite the write lock already serialises; PostgreSQL takes a lock on the key. */
+  async lockClient(clientKey: string): Promise<void> {
+    if (this.kind !== 'postgres') return;
+    await sql`select pg_advisory_xact_lock(hashtext(${`client:${clientKey}`}))`.execute(this.db);
+  }
+
+  async openForClient(clientKey: string, now: number): Promise<OpenCheckouts> {
+    const row = await this.db
+      .selectFrom('orders')
+      .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('expires_at').as('first')])
+      .where('client_key', '=', clientKey)
+      .where('status', '=', 'open')
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    const count = Number(row?.count ?? 0);
+    return { count, firstExpiresAt: count > 0 ? Number(row!.first) : null };
   }
 
   find(key: OrderKey): Promise<Order | undefined> {
@@ -211,6 +261,8 @@ export class KyselyOrderRepository extends OrderRepository {
         refund_reference: context.refundReference,
         paid_at: order.paidAt,
         updated_at: now,
+        // Needed only while the order waits for its payment.
+        ...(order.status === 'open' ? {} : { client_key: null }),
       })
       .where('id', '=', order.id)
       .execute();

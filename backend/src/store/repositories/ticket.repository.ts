@@ -81,6 +81,16 @@ export class KyselyTicketRepository extends TicketRepository {
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
+
+  async restoreForOrder(orderId: string): Promise<number> {
+    const result = await this.db
+      .updateTable('tickets')
+      .set({ status: 'valid', revoked_at: null })
+      .where('order_id', '=', orderId)
+      .where('status', '=', 'revoked')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
 }
 
 function toTicket(row: Selectable<TicketsTable>): StoredTicket {

@@ -15,7 +15,7 @@ import {
 } from '../store.port.js';
 import { completeJob, leaseNextJob, retryJob } from './job-lease.js';
 
-/** DESIGN "Waiting list" on Kysely; `db` is the store or one transaction. */
+/** rules "Waiting list" on Kysely; `db` is the store or one transaction. */
 export class KyselyWaitlistRepository extends WaitlistRepository {
   constructor(
     private readonly db: StoreDb,
@@ -74,6 +74,7 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
         unsubscribe_token: entry.unsubscribeToken,
         created_at: now,
         confirmed_at: null,
+        public_free: null,
       })
       .onConflict((oc) => oc.columns(['email', 'product_key']).doNothing())
       .returning('id')
@@ -111,10 +112,10 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
     return row ? toEntry(row) : undefined;
   }
 
-  async confirm(id: string, now: number): Promise<boolean> {
+  async confirm(id: string, now: number, publicFree: number | null): Promise<boolean> {
     const result = await this.db
       .updateTable('waitlist_entries')
-      .set({ status: 'confirmed', confirmed_at: now })
+      .set({ status: 'confirmed', confirmed_at: now, public_free: publicFree })
       .where('id', '=', id)
       .where('status', '=', 'pending')
       .executeTakeFirst();
@@ -167,6 +168,16 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
       .orderBy('id')
       .execute();
     return rows.map(toEntry);
+  }
+
+  async capPublicFree(productKey: number, free: number): Promise<void> {
+    await this.db
+      .updateTable('waitlist_entries')
+      .set({ public_free: free })
+      .where('status', '=', 'confirmed')
+      .where('product_key', '=', productKey)
+      .where((eb) => eb.or([eb('public_free', 'is', null), eb('public_free', '>', free)]))
+      .execute();
   }
 
   async createOffer(
@@ -318,6 +329,7 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
     entryId: string,
     offerId: number | null,
     now: number,
+    againAfterMs = 0,
   ): Promise<void> {
     const purpose = kind === 'confirm' ? `confirm:${entryId}` : `offer:${offerId}`;
     await this.db
@@ -343,9 +355,11 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
             last_error: null,
           })
           // An offer is mailed once; a confirmation again only when asked for again after
-          // the last one went out (a pending one goes out anyway).
+          // the last one went out (a pending one goes out anyway), and not sooner than the
+          // caller allows.
           .where('waitlist_mails.kind', '=', 'confirm')
-          .where('waitlist_mails.done_at', 'is not', null),
+          .where('waitlist_mails.done_at', 'is not', null)
+          .where('waitlist_mails.requested_at', '<=', now - againAfterMs),
       )
       .execute();
   }
@@ -402,6 +416,7 @@ function toEntry(row: Selectable<WaitlistEntriesTable>): WaitlistEntry {
     unsubscribeToken: row.unsubscribe_token,
     createdAt: row.created_at,
     confirmedAt: row.confirmed_at,
+    publicFree: row.public_free,
   };
 }
 

@@ -14,7 +14,7 @@ export interface OutgoingMail {
 }
 
 /**
- * Mail port (DESIGN "E-mail"): SMTP (`SMTP_URL`) or the embedded mailbox kept in the store
+ * Mail port (rules "E-mail"): SMTP (`SMTP_URL`) or the embedded mailbox kept in the store
  * and shown on /mail-test. Adapters throw when the mail was not accepted; the outbox then
  * tries again later.
  */

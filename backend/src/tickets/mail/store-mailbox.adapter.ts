@@ -1,7 +1,7 @@
 import { MailboxRepository } from '../../store/store.port.js';
 import { MailPort, type OutgoingMail } from './mail.port.js';
 
-/** The embedded default: mails kept in the store and shown on /mail-test (DESIGN "E-mail"). */
+/** The embedded default: mails kept in the store and shown on /mail-test (rules "E-mail"). */
 export class StoreMailboxAdapter extends MailPort {
   readonly name = 'store' as const;
 

@@ -20,7 +20,7 @@ import {
 export type MailOutcome = 'sent' | 'no-address' | 'no-tickets' | 'refunded';
 
 /**
- * The ticket mail (DESIGN "E-mail"): German HTML and text, the order summary, one PDF per
+ * The ticket mail (rules "E-mail"): German HTML and text, the order summary, one PDF per
  * ticket, one .ics per event and the ticket pages' links. The outbox calls it once per
  * paid order and for a resend; a throw leaves the job to be retried.
  */
@@ -67,7 +67,7 @@ export class TicketMailService {
 
   /**
    * POST /api/tickets/resend: every valid ticket bought with the address of this order
-   * (DESIGN "Tickets and the door"), in one mail.
+   * (rules "Tickets and the door"), in one mail.
    */
   async sendResend(orderId: string): Promise<MailOutcome> {
     const order = await this.order(orderId);

@@ -22,6 +22,8 @@ import { AppConfig, parseConfig } from '../../../src/config/config.js';
 
 export const PUBLIC_URL = 'http://shop.test';
 export const WEBHOOK_SECRET = 'whsec_test_checkout_suite';
+/** The API key createTestApp gives the site with a fake Stripe; the fake accepts no other. */
+export const STRIPE_KEY = 'sk_test_checkout_suite';
 export const DATABASES = ['sqlite', 'postgres'] as const;
 export type DatabaseKind = (typeof DATABASES)[number];
 
@@ -206,10 +208,12 @@ export async function createTestApp(setup: TestAppOptions): Promise<NestFastifyA
     LOG_LEVEL: 'error',
     MODULES: 'checkout',
     CATALOG_TTL_SECONDS: '0',
+    // The tests stand in for nginx on loopback: X-Forwarded-For names the client (freshIp).
+    TRUST_PROXY: 'loopback',
     ...setup.env,
   };
   if (setup.stripeApiBase) {
-    env.STRIPE_SECRET_KEY = 'sk_test_checkout_suite';
+    env.STRIPE_SECRET_KEY = STRIPE_KEY;
     env.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET;
     env.STRIPE_API_BASE = setup.stripeApiBase;
   }
@@ -310,7 +314,7 @@ export async function postCheckout(app: NestFastifyApplication, body: unknown, i
 }
 
 /**
- * The test provider page's form as a browser posts it (DESIGN "Everything the shop sells":
+ * The test provider page's form as a browser posts it (rules "Everything the shop sells":
  * the page asks for e-mail and full name like Stripe Checkout).
  */
 export function buyerForm(

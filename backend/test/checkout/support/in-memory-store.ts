@@ -5,6 +5,7 @@ import {
   type OrderKey,
   type OrderLine,
   OrderRepository,
+  type OpenCheckouts,
   type OutboxJob,
   type OutboxKind,
   OutboxRepository,
@@ -44,6 +45,8 @@ export class StoreData {
   tickets: StoredTicket[] = [];
   /** Stock units whose capacity lock was taken, in order. */
   capacityLocks: number[][] = [];
+  /** Each order's client key while it is open. */
+  clientKeys = new Map<string, string>();
 
   snapshot(): StoreData {
     return structuredClone(this);
@@ -77,8 +80,22 @@ export class InMemoryOrderRepository extends OrderRepository {
     return reserved;
   }
 
-  async create({ order, lines, reservations, reservedUntil }: NewOrder): Promise<void> {
+  async unpaidReservedByKey(
+    productKeys: readonly number[],
+    now: number,
+  ): Promise<Map<number, number>> {
+    const reserved = await this.reservedByKey(productKeys, now);
+    for (const r of this.data.reservations) {
+      if (!reserved.has(r.productKey) || r.released || r.expiresAt <= now) continue;
+      if (!this.data.orders.get(r.orderId)?.paidAt) continue;
+      reserved.set(r.productKey, reserved.get(r.productKey)! - r.quantity);
+    }
+    return reserved;
+  }
+
+  async create({ order, lines, reservations, reservedUntil, clientKey }: NewOrder): Promise<void> {
     if (this.data.orders.has(order.id)) throw new Error(`duplicate order ${order.id}`);
+    if (clientKey && order.status === 'open') this.data.clientKeys.set(order.id, clientKey);
     this.data.orders.set(order.id, structuredClone(order));
     this.data.lines.set(order.id, structuredClone([...lines]));
     for (const r of reservations) {
@@ -103,6 +120,19 @@ export class InMemoryOrderRepository extends OrderRepository {
 
   lock(key: OrderKey): Promise<Order | undefined> {
     return this.find(key);
+  }
+
+  async lockClient(): Promise<void> {}
+
+  async openForClient(clientKey: string, now: number): Promise<OpenCheckouts> {
+    const open = [...this.data.orders.values()].filter(
+      (o) =>
+        this.data.clientKeys.get(o.id) === clientKey && o.status === 'open' && o.expiresAt > now,
+    );
+    return {
+      count: open.length,
+      firstExpiresAt: open.length > 0 ? Math.min(...open.map((o) => o.expiresAt)) : null,
+    };
   }
 
   async lines(orderId: string): Promise<OrderLine[]> {
@@ -296,6 +326,16 @@ export class InMemoryTicketRepository extends TicketRepository {
     }
     return changed;
   }
+
+  async restoreForOrder(orderId: string): Promise<number> {
+    let changed = 0;
+    for (const t of this.data.tickets) {
+      if (t.orderId !== orderId || t.status !== 'revoked') continue;
+      Object.assign(t, { status: 'valid', revokedAt: null });
+      changed += 1;
+    }
+    return changed;
+  }
 }
 
 export class InMemoryContactRepository extends ContactRepository {
@@ -325,6 +365,7 @@ export class EmptyWaitlistRepository extends WaitlistRepository {
   remove = async () => undefined;
   waitedUnits = async () => [];
   queue = async () => [];
+  capPublicFree = async () => undefined;
   createOffer = async () => undefined;
   findOffer = async () => undefined;
   findOfferById = async () => undefined;

@@ -1,0 +1,207 @@
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+// The rule of each environment variable, as a schema over its trimmed text (undefined when
+// unset) with its default. The messages are the `problem` of a ConfigError, which names the
+// variable: they stay word for word, as operators, the deploy docs and the tests know them.
+
+/** A variable as the environment gives it: trimmed, and unset when empty (compose's `VAR=`). */
+export function variable<T>(schema: z.ZodType<T, string | undefined>) {
+  return z
+    .string()
+    .optional()
+    .transform((raw) => raw?.trim() || undefined)
+    .pipe(schema);
+}
+
+/** Any text, or unset. */
+export const text = z.string().optional();
+
+/** Unset: null, which stands for the embedded default. */
+function orNull<T>(schema: z.ZodType<T, string>) {
+  return schema.optional().transform((value) => value ?? null);
+}
+
+function isWholeNumber(raw: string, min: number, max: number) {
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= min && n <= max;
+}
+
+export function wholeNumber(fallback: number, min: number, max: number) {
+  return z
+    .string()
+    .refine((raw) => isWholeNumber(raw, min, max), {
+      error: (issue) =>
+        `must be a whole number from ${min} to ${max} (got "${String(issue.input)}")`,
+    })
+    .transform(Number)
+    .default(fallback);
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  const listed = `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+  return z.enum(values, { error: (issue) => `must be ${listed} (got "${String(issue.input)}")` });
+}
+
+/** An absolute http(s) URL, kept as origin and path without the trailing slash. */
+export const httpUrl = z
+  .string()
+  .refine((raw) => URL.canParse(raw), {
+    error: (issue) => `must be an absolute http(s) URL (got "${String(issue.input)}")`,
+    abort: true,
+  })
+  .transform((raw) => new URL(raw))
+  .refine((url) => url.protocol === 'http:' || url.protocol === 'https:', {
+    error: (issue) => `must use http or https (got "${(issue.input as URL).protocol}")`,
+  })
+  .transform((url) => url.origin + url.pathname.replace(/\/+$/, ''));
+
+export const modules = oneOf(['products', 'checkout', 'all']).default('all');
+
+export const logLevel = oneOf(['debug', 'info', 'warn', 'error']).default('info');
+
+/** The built frontend `npm start` serves; "off" when nginx serves it. */
+export const staticDir = z
+  .string()
+  .default('frontend/dist')
+  .transform((dir) => (dir === 'off' ? null : resolve(dir)));
+
+// No proxy unless named: trusting X-Forwarded-For from a peer that is no proxy lets any
+// client pick its address, and with it a fresh rate limit and door lockout per request.
+export const trustProxy = z
+  .string()
+  .default('false')
+  .transform((raw) => (raw === 'true' ? true : raw === 'false' ? false : raw));
+
+/** `postgres://…`, or `sqlite:<file>` (`sqlite::memory:` for tests). */
+export const databaseUrl = z
+  .string()
+  .transform((value, ctx) => {
+    if (value.startsWith('postgres://') || value.startsWith('postgresql://')) {
+      return { kind: 'postgres' as const, url: value };
+    }
+    if (!value.startsWith('sqlite:')) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must start with postgres:// or sqlite: (got "${value}")`,
+      });
+      return z.NEVER;
+    }
+    const path = value.slice('sqlite:'.length);
+    if (path === '') {
+      ctx.addIssue({ code: 'custom', message: 'needs a file after "sqlite:"' });
+      return z.NEVER;
+    }
+    return { kind: 'sqlite' as const, path: path === ':memory:' ? path : resolve(path) };
+  })
+  .prefault('sqlite:./data/awhh.db');
+
+export const stripeSecretKey = z
+  .string()
+  .regex(/^(sk|rk)_(test|live)_/, { error: 'must be a Stripe secret key (sk_… or rk_…)' })
+  .optional();
+
+export const paymentProvider = oneOf(['stripe', 'test']).optional();
+
+export const DEFAULT_MAIL_FROM = 'After Work Hamburg <tickets@localhost>';
+
+/**
+ * SMTP_URL: smtp:// or smtps:// with a host; the password never appears in the error. The
+ * only query parameter is `tls=off` (smtp:// to a server without STARTTLS, see
+ * `smtpTransportOptions`): nodemailer would let any other one override the TLS options.
+ */
+export const smtpUrl = orNull(
+  z
+    .string()
+    .refine((raw) => URL.canParse(raw), {
+      error: 'must be a URL like smtp://user:pass@host:587',
+      abort: true,
+    })
+    .superRefine((raw, ctx) => {
+      const url = new URL(raw);
+      const params = [...url.searchParams];
+      const problem =
+        url.protocol !== 'smtp:' && url.protocol !== 'smtps:'
+          ? `must start with smtp:// or smtps:// (got "${url.protocol}")`
+          : !url.hostname
+            ? 'needs a host (smtp://host:587)'
+            : params.some(([name, value]) => name !== 'tls' || value !== 'off')
+              ? 'accepts no query parameter but "?tls=off" (smtp:// without STARTTLS, for a server on the same host or network only)'
+              : params.length > 0 && url.protocol === 'smtps:'
+                ? 'cannot turn TLS off for smtps:// (use smtp://…?tls=off)'
+                : null;
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+);
+
+/** MAIL_FROM: an address, optionally with a display name ("After Work Hamburg <tickets@…>"). */
+export const mailFrom = z
+  .string()
+  .refine((value) => /^[^@\s<>]+@[^@\s<>]+$/.test(/<([^<>\s]+)>\s*$/.exec(value)?.[1] ?? value), {
+    error: (issue) =>
+      `must be an e-mail address, optionally "Name <address>" (got "${String(issue.input)}")`,
+  })
+  .default(DEFAULT_MAIL_FROM);
+
+/** TICKET_SIGNING_KEY: an Ed25519 private key, PKCS#8 PEM (literal \n accepted, as .env files write it). */
+export const ticketSigningKey = orNull(
+  z
+    .string()
+    .transform((raw, ctx) => {
+      try {
+        return createPrivateKey({ key: raw.replace(/\\n/g, '\n'), format: 'pem' });
+      } catch {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a PKCS#8 PEM private key (-----BEGIN PRIVATE KEY-----)',
+        });
+        return z.NEVER;
+      }
+    })
+    .refine((key) => key.asymmetricKeyType === 'ed25519', {
+      error: (issue) =>
+        `must be an Ed25519 key (got ${(issue.input as KeyObject).asymmetricKeyType ?? 'an unknown type'})`,
+    }),
+);
+
+/** Shortest door code accepted (as the door compares it: no spaces or dashes, any case). */
+export const MIN_CHECKIN_CODE_LENGTH = 12;
+
+/**
+ * CHECKIN_CODE: the door staff's shared code. The right code is never refused because of
+ * someone else's wrong ones (the lockout only slows wrong guesses down), so the code itself
+ * must make guessing hopeless: at least 12 characters with letters and digits
+ * ("EINLASS-2026" is a word and a year). The value never appears in the error.
+ */
+export const checkinCode = orNull(
+  z.string().refine(
+    (raw) => {
+      const code = raw.replace(/[\s-]+/g, '');
+      return code.length >= MIN_CHECKIN_CODE_LENGTH && /\p{L}/u.test(code) && /\p{N}/u.test(code);
+    },
+    {
+      error: `must have at least ${MIN_CHECKIN_CODE_LENGTH} characters besides spaces and dashes, letters and digits among them (make one with: npm run door-code -- --new)`,
+    },
+  ),
+);
+
+/** Longest an offer may hold places: a month, far beyond any sensible setting. */
+export const MAX_WAITLIST_OFFER_HOURS = 720;
+
+/**
+ * WAITLIST_OFFER_HOURS: hours, fractions allowed ("0.5" for half an hour), more than 0 and
+ * at most a month. German and English in one message: the organizer may read it too.
+ */
+export const waitlistOfferHours = z
+  .string()
+  .refine(
+    (raw) =>
+      /^\d+(\.\d+)?$/.test(raw) && Number(raw) > 0 && Number(raw) <= MAX_WAITLIST_OFFER_HOURS,
+    {
+      error: (issue) =>
+        `must be a number of hours above 0 and at most ${MAX_WAITLIST_OFFER_HOURS} (got "${String(issue.input)}") / muss eine Stundenzahl über 0 und höchstens ${MAX_WAITLIST_OFFER_HOURS} sein`,
+    },
+  )
+  .transform(Number)
+  .default(24);

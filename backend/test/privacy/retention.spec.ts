@@ -1,0 +1,328 @@
+import { DAY_MS, retentionPeriods } from '@awhh/machines';
+import { ConfigError, parseConfig } from '../../src/config/config.js';
+import { newId } from '../../src/checkout/ids.js';
+import {
+  PersonalDataRetention,
+  retentionCutoffs,
+} from '../../src/privacy/personal-data-retention.js';
+import { CheckoutOptions } from '../../src/checkout/checkout.options.js';
+import { AppConfig } from '../../src/config/config.js';
+import { parseDatabaseUrl } from '../../src/config/config.js';
+import { KyselyPrivacyRepository } from '../../src/store/repositories/privacy.repository.js';
+import { KyselyScheduledJobRepository } from '../../src/store/repositories/scheduled-job.repository.js';
+import { StoreDatabase } from '../../src/store/store.database.js';
+import { createTestDatabase, DATABASES } from '../checkout/support/checkout-test-app.js';
+import { daysAgo, NOW, Seed } from './support/seed.js';
+
+// docs/privacy.md: unpaid checkouts 7 days; paid orders' people, the scans' device names and
+// stored mails PERSONAL_DATA_DAYS_AFTER_EVENT (90) days after the event; contact messages
+// 90 days; waiting-list entries without a date 90 days after joining. Orders and tickets are
+// anonymised, never deleted: the books and the door's counts stay right.
+
+describe('PERSONAL_DATA_DAYS_AFTER_EVENT', () => {
+  it('is 90 by default, a whole number of days from 1 otherwise', () => {
+    expect(parseConfig({}).personalDataDaysAfterEvent).toBe(90);
+    expect(parseConfig({ PERSONAL_DATA_DAYS_AFTER_EVENT: '30' }).personalDataDaysAfterEvent).toBe(
+      30,
+    );
+    for (const bad of ['0', '-5', '1.5', 'neunzig', '99999']) {
+      expect(() => parseConfig({ PERSONAL_DATA_DAYS_AFTER_EVENT: bad })).toThrow(ConfigError);
+    }
+  });
+
+  it('moves the cutoffs of paid orders, scans and mails, not those of the fixed periods', () => {
+    const cutoffs = retentionCutoffs(retentionPeriods(30), NOW);
+    expect(cutoffs).toEqual({
+      unpaidCreatedBefore: NOW - 7 * DAY_MS,
+      afterEventBefore: NOW - 30 * DAY_MS,
+      contactCreatedBefore: NOW - 90 * DAY_MS,
+      undatedWaitlistCreatedBefore: NOW - 30 * DAY_MS,
+    });
+  });
+});
+
+describe.each(DATABASES)('personal data erasure (%s)', (kind) => {
+  let drop: () => Promise<void>;
+  let store: StoreDatabase;
+  let seed: Seed;
+  let sut: KyselyPrivacyRepository;
+
+  beforeAll(async () => {
+    const database = await createTestDatabase(kind);
+    drop = database.drop;
+    store = await StoreDatabase.open(parseDatabaseUrl(database.url));
+  });
+
+  afterAll(async () => {
+    await store.close();
+    await drop();
+  });
+
+  beforeEach(async () => {
+    for (const table of [
+      'mail_attachments',
+      'mails',
+      'checkins',
+      'checkin_scans',
+      'tickets',
+      'outbox',
+      'order_lines',
+      'orders',
+      'contact_messages',
+      'waitlist_mails',
+      'waitlist_offers',
+      'waitlist_entries',
+      'scheduled_jobs',
+    ] as const) {
+      await store.db.deleteFrom(table).execute();
+    }
+    seed = new Seed(store.db);
+    sut = new KyselyPrivacyRepository(store);
+  });
+
+  const orderRow = (id: string) =>
+    store.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const holders = async (orderId: string) =>
+    (
+      await store.db
+        .selectFrom('tickets')
+        .select('holder')
+        .where('order_id', '=', orderId)
+        .orderBy('seat')
+        .execute()
+    ).map((t) => t.holder);
+  const ids = async (table: 'mails' | 'waitlist_entries') =>
+    (await store.db.selectFrom(table).select('id').orderBy('id').execute()).map((r) => r.id);
+
+  it('erases exactly what the periods no longer allow, and keeps the rest', async () => {
+    const person = (n: string) => ({ email: `${n}@example.org`, name: `${n} Muster` });
+    // Checkouts never paid: 7 days after they were made.
+    await seed.order('unpaid-old', 'expired', daysAgo(8), person('anna'));
+    await seed.order('unpaid-new', 'open', daysAgo(6), person('bert'));
+    // The keyed hash of the client's address (the limit of open checkouts) goes with them.
+    await store.db
+      .updateTable('orders')
+      .set({ client_key: 'hmac-of-the-address' })
+      .where('id', 'in', ['unpaid-old', 'unpaid-new'])
+      .execute();
+    // Paid: 90 days after the order's last event; without an event, after the payment.
+    await seed.order('paid-past', 'handedOff', daysAgo(200), person('clara'), daysAgo(200));
+    const claraTicket = await seed.ticket('paid-past', daysAgo(91), 'Clara Muster');
+    await seed.order('paid-two-events', 'handedOff', daysAgo(200), person('dora'), daysAgo(200));
+    await seed.ticket('paid-two-events', daysAgo(100), 'Dora Muster');
+    await seed.ticket('paid-two-events', daysAgo(30), 'Dora Muster');
+    await seed.order('merch-old', 'handedOff', daysAgo(95), person('emil'), daysAgo(95));
+    await seed.order('merch-new', 'handedOff', daysAgo(89), person('fritz'), daysAgo(89));
+    await seed.order('paid-upcoming', 'paid', daysAgo(120), person('gina'), daysAgo(120));
+    await seed.ticket('paid-upcoming', NOW + 10 * DAY_MS, 'Gina Muster');
+    await seed.order('refunded-past', 'refunded', daysAgo(100), person('hans'), daysAgo(100));
+    await seed.ticket('refunded-past', daysAgo(95), 'Hans Muster');
+    // A job's error may quote the address.
+    await seed.outboxError('paid-past', '550 clara@example.org: mailbox unavailable');
+    // The door: device names 90 days after the scan, the scans themselves kept.
+    await seed.checkin(claraTicket, daysAgo(91), 'Tür Anna');
+    await seed.scan(null, daysAgo(91), 'Tür Evil');
+    await seed.scan(null, daysAgo(10), 'Tür Bob');
+    // Stored mails: 90 days after they were stored (before their event, so never later).
+    await seed.mail('order-paid-past', 'clara@example.org', daysAgo(91));
+    await seed.mail('order-paid-upcoming', 'gina@example.org', daysAgo(10));
+    // Contact messages: 90 days.
+    await seed.contact('ida@example.org', daysAgo(91));
+    await seed.contact('jan@example.org', daysAgo(89));
+    // Waiting list: without a date 90 days after joining; with one, the waiting-list pass
+    // deletes it the day after the event.
+    await seed.waitlistEntry('w-undated-old', 'kai@example.org', daysAgo(91), null);
+    await seed.waitlistEntry('w-undated-new', 'lea@example.org', daysAgo(89), null);
+    await seed.waitlistEntry('w-dated', 'max@example.org', daysAgo(91), NOW + DAY_MS);
+
+    const counts = await sut.eraseExpired(retentionCutoffs(retentionPeriods(90), NOW));
+
+    expect(counts).toEqual({
+      orders: 4,
+      tickets: 2,
+      scans: 3,
+      mails: 1,
+      contactMessages: 1,
+      waitlistEntries: 1,
+    });
+    for (const id of ['unpaid-old', 'paid-past', 'merch-old', 'refunded-past']) {
+      expect(await orderRow(id)).toMatchObject({ email: null, buyer_name: null, client_key: null });
+    }
+    expect((await orderRow('unpaid-new')).client_key).toBe('hmac-of-the-address');
+    for (const id of ['unpaid-new', 'paid-two-events', 'merch-new', 'paid-upcoming']) {
+      expect((await orderRow(id)).email).toMatch(/@example\.org$/);
+      expect((await orderRow(id)).buyer_name).toMatch(/ Muster$/);
+    }
+    // The order stays for the books, the ticket for the door's counts.
+    expect(await orderRow('paid-past')).toMatchObject({
+      status: 'handedOff',
+      total: 5000,
+      catalog_order_id: '1001',
+    });
+    expect(await holders('paid-past')).toEqual([null]);
+    expect(await holders('refunded-past')).toEqual([null]);
+    expect(await holders('paid-two-events')).toEqual(['Dora Muster', 'Dora Muster']);
+    expect(await holders('paid-upcoming')).toEqual(['Gina Muster']);
+    const outbox = await store.db.selectFrom('outbox').select('last_error').execute();
+    expect(outbox).toEqual([{ last_error: null }]);
+    const checkins = await store.db
+      .selectFrom('checkins')
+      .select(['ticket_id', 'device'])
+      .execute();
+    expect(checkins).toEqual([{ ticket_id: claraTicket, device: '' }]);
+    const scans = await store.db
+      .selectFrom('checkin_scans')
+      .select('device')
+      .orderBy('received_at')
+      .execute();
+    expect(scans.map((s) => s.device)).toEqual(['', '', 'Tür Bob']);
+    expect(await ids('mails')).toEqual(['order-paid-upcoming']);
+    expect(await store.db.selectFrom('mail_attachments').select('mail_id').execute()).toEqual([
+      { mail_id: 'order-paid-upcoming' },
+    ]);
+    const contact = await store.db.selectFrom('contact_messages').select('email').execute();
+    expect(contact).toEqual([{ email: 'jan@example.org' }]);
+    expect(await ids('waitlist_entries')).toEqual(['w-dated', 'w-undated-new']);
+    const offers = await store.db.selectFrom('waitlist_offers').select('entry_id').execute();
+    expect(offers.map((o) => o.entry_id).sort()).toEqual(['w-dated', 'w-undated-new']);
+
+    // Nothing is left to erase until time moves on.
+    expect(await sut.eraseExpired(retentionCutoffs(retentionPeriods(90), NOW))).toEqual({
+      orders: 0,
+      tickets: 0,
+      scans: 0,
+      mails: 0,
+      contactMessages: 0,
+      waitlistEntries: 0,
+    });
+  });
+
+  it('a shorter PERSONAL_DATA_DAYS_AFTER_EVENT erases sooner', async () => {
+    await seed.order(
+      'paid',
+      'handedOff',
+      daysAgo(60),
+      { email: 'o@example.org', name: 'O' },
+      daysAgo(60),
+    );
+    await seed.ticket('paid', daysAgo(31), 'O');
+    const kept = await sut.eraseExpired(retentionCutoffs(retentionPeriods(90), NOW));
+    expect(kept.orders).toBe(0);
+    const erased = await sut.eraseExpired(retentionCutoffs(retentionPeriods(30), NOW));
+    expect(erased).toMatchObject({ orders: 1, tickets: 1 });
+  });
+
+  it('handles more paid orders than fit one batch', async () => {
+    for (let i = 0; i < 450; i += 1) {
+      const id = `bulk-${String(i).padStart(3, '0')}`;
+      await seed.order(
+        id,
+        'handedOff',
+        daysAgo(200),
+        { email: `${id}@example.org`, name: id },
+        daysAgo(200),
+      );
+    }
+    const counts = await sut.eraseExpired(retentionCutoffs(retentionPeriods(90), NOW));
+    expect(counts.orders).toBe(450);
+    const left = await store.db
+      .selectFrom('orders')
+      .select('id')
+      .where('email', 'is not', null)
+      .execute();
+    expect(left).toEqual([]);
+  });
+
+  it('erases everything kept for one address, in any case, and nothing of anybody else', async () => {
+    await seed.order(
+      'mine-paid',
+      'handedOff',
+      daysAgo(3),
+      { email: 'Gast@Example.org', name: 'Gast Muster' },
+      daysAgo(3),
+    );
+    await seed.ticket('mine-paid', NOW + 5 * DAY_MS, 'Gast Muster');
+    await seed.order('mine-open', 'open', daysAgo(1), { email: 'gast@example.org', name: null });
+    await seed.order(
+      'theirs',
+      'handedOff',
+      daysAgo(3),
+      { email: 'other@example.org', name: 'Other' },
+      daysAgo(3),
+    );
+    await seed.ticket('theirs', NOW + 5 * DAY_MS, 'Other');
+    await seed.outboxError('mine-paid', '550 Gast@Example.org unknown');
+    await seed.waitlistEntry('w-mine', 'gast@example.org', daysAgo(2), NOW + 5 * DAY_MS);
+    await seed.waitlistEntry('w-theirs', 'other@example.org', daysAgo(2), NOW + 5 * DAY_MS);
+    await seed.contact('GAST@example.org', daysAgo(2));
+    await seed.contact('other@example.org', daysAgo(2));
+    await seed.mail('order-mine-paid', 'gast@example.org', daysAgo(3));
+    await seed.mail('order-theirs', 'other@example.org', daysAgo(3));
+
+    const counts = await sut.eraseAddress('  GAST@example.ORG ');
+
+    expect(counts).toEqual({
+      orders: 2,
+      tickets: 1,
+      scans: 0,
+      mails: 1,
+      contactMessages: 1,
+      waitlistEntries: 1,
+    });
+    expect(await orderRow('mine-paid')).toMatchObject({
+      email: null,
+      buyer_name: null,
+      total: 5000,
+    });
+    expect(await orderRow('mine-open')).toMatchObject({ email: null });
+    expect(await holders('mine-paid')).toEqual([null]);
+    expect(await orderRow('theirs')).toMatchObject({
+      email: 'other@example.org',
+      buyer_name: 'Other',
+    });
+    expect(await holders('theirs')).toEqual(['Other']);
+    expect(await ids('mails')).toEqual(['order-theirs']);
+    expect(await ids('waitlist_entries')).toEqual(['w-theirs']);
+    const contact = await store.db.selectFrom('contact_messages').select('email').execute();
+    expect(contact).toEqual([{ email: 'other@example.org' }]);
+    const errors = await store.db.selectFrom('outbox').select('last_error').execute();
+    expect(errors).toEqual([{ last_error: null }]);
+    // Asked again: nothing left.
+    expect((await sut.eraseAddress('gast@example.org')).orders).toBe(0);
+  });
+
+  describe('the daily job', () => {
+    const config = new AppConfig(parseConfig({ PERSONAL_DATA_DAYS_AFTER_EVENT: '90' }));
+    const checkoutProcess = () =>
+      new PersonalDataRetention(
+        new KyselyPrivacyRepository(store),
+        new KyselyScheduledJobRepository(store.db),
+        Object.assign(new CheckoutOptions(), { privacyCheckMs: 0 }),
+        config,
+      );
+
+    it('runs once a day per deployment, however many processes check', async () => {
+      await seed.contact('old@example.org', daysAgo(91));
+      const [a, b, c] = [checkoutProcess(), checkoutProcess(), checkoutProcess()];
+      const runs = await Promise.all([a.runIfDue(NOW), b.runIfDue(NOW), c.runIfDue(NOW)]);
+      expect(runs.filter((r) => r !== undefined)).toEqual([
+        expect.objectContaining({ contactMessages: 1 }),
+      ]);
+      // Later the same Berlin day: done.
+      expect(await a.runIfDue(NOW + 6 * 3_600_000)).toBeUndefined();
+      // The next day (and at a start-up after a day without any process): due again.
+      await seed.contact('older@example.org', daysAgo(90.5));
+      const tomorrow = await b.runIfDue(NOW + DAY_MS);
+      expect(tomorrow).toMatchObject({ contactMessages: 1 });
+    });
+
+    it('a process that died mid-run leaves the job to another once its lease ran out', async () => {
+      const jobs = new KyselyScheduledJobRepository(store.db);
+      expect(
+        await jobs.lease('personal-data-retention', newId('dead'), NOW, NOW, 30 * 60_000),
+      ).toBe(true);
+      expect(await checkoutProcess().runIfDue(NOW + 60_000)).toBeUndefined();
+      expect(await checkoutProcess().runIfDue(NOW + 31 * 60_000)).toBeDefined();
+    });
+  });
+});
