@@ -29,7 +29,7 @@ export default defineConfig(({ mode, isSsrBuild }) => ({
     ),
   },
   plugins: [
-    // src/styles/global.css imports the fonts.css written here (DESIGN "Rendering").
+    // src/styles/global.css imports the fonts.css written here (rules "Rendering").
     fontSubsets({
       root: fileURLToPath(new URL('.', import.meta.url)),
       dir: fileURLToPath(new URL('./generated/fonts', import.meta.url)),

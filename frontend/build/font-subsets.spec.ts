@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import * as fontkit from 'fontkit';
 import { fontFaceCss, SITE_FONTS, splitRanges, subsetCore, unicodeRange } from './font-subsets';
 
-// DESIGN "Rendering": the preloaded fonts are small faces of the full files; the full files
+// rules "Rendering": the preloaded fonts are small faces of the full files; the full files
 // serve the rest of the Latin range, so no character loses its font.
 
 const FRONTEND = resolve(__dirname, '..');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import subsetFont from 'subset-font';
 import type { Plugin } from 'vite';
 
-// DESIGN "Rendering": the first screen waits for its two fonts. On a slow mobile link their
+// rules "Rendering": the first screen waits for its two fonts. On a slow mobile link their
 // bytes decide when the page is complete, so each font is split in two faces of the same
 // family: a small one with the characters German pages use (preloaded), and the full file
 // for the rest of the Latin range, which the browser fetches only for a page that uses one

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 
-// DESIGN "Rendering" budget: what `/` loads (entry + its static imports + the `/` route chunk
+// rules "Rendering" budget: what `/` loads (entry + its static imports + the `/` route chunk
 // and their CSS) must stay within these limits, and no route chunk may exceed its own.
 export interface Budget {
   homeJs: number;

@@ -1,5 +1,5 @@
 /* global self, caches */
-// Service worker of the door check-in page /einlass (DESIGN "Tickets and the door": it
+// Service worker of the door check-in page /einlass (rules "Tickets and the door": it
 // must open and scan without network). Registered only by /einlass with scope /einlass,
 // so it controls that page alone and never touches the rest of the site. It keeps:
 //   - the page's HTML (network first, the copy when offline),

@@ -1,5 +1,5 @@
 /* global document, window */
-// DESIGN "Rendering": the server's HTML already is the whole page. The code that makes it
+// rules "Rendering": the server's HTML already is the whole page. The code that makes it
 // interactive (the entry, its imports and the page's route chunks, named by the server in
 // data attributes) is requested once the first screen has loaded (window "load") and been
 // painted, so it never competes with the stylesheets, the fonts and the largest image for

@@ -18,7 +18,7 @@ import { PAGE_DATA_ID, type PageData } from '@/lib/hydration';
 import { type PageMeta, pageMeta, SITE_NAME } from '@/lib/page-head';
 import { escapeHtml, jsonForScript, renderHead } from '@/server/head';
 
-// The server half of DESIGN "Rendering": the products process imports this bundle
+// The server half of rules "Rendering": the products process imports this bundle
 // (vite build --ssr → dist-ssr/entry-server.js) and renders every page from the same route
 // table the browser hydrates (main.tsx). One static handler per process: the route table
 // and its resolved lazy modules are reused by every request. The contract with the products

@@ -63,7 +63,7 @@ async function start() {
   await loadMatchedRoutes();
   const router = createAppRouter(page.hydration);
   await nextTask();
-  // DESIGN "Rendering": the server rendered this tree from the same routes and data. As a
+  // rules "Rendering": the server rendered this tree from the same routes and data. As a
   // transition, hydration yields to the browser between slices instead of one long task
   // (Total Blocking Time); the server's HTML stays visible meanwhile.
   beginHydration();

@@ -1,6 +1,6 @@
 import type { EventDetail, MerchDetail, Variant } from '@awhh/machines';
 
-// The demo catalog's variable products (DESIGN "Everything the shop sells"), as the API
+// The demo catalog's variable products (rules "Everything the shop sells"), as the API
 // answers them.
 
 function variant(
@@ -37,6 +37,7 @@ export const tieredEvent: EventDetail = {
   venue: 'MS Hamburg, Anleger Landungsbrücken 1',
   past: false,
   descriptionHtml: '<p>Leinen los für unser Sommer-Afterwork.</p>',
+  maxPerOrder: 10,
   variants: [
     variant(1091, 'Ticket', 'Early Bird', 25, { availability: 'sold_out', available: 0 }),
     variant(1092, 'Ticket', 'Regulär', 35),
@@ -71,6 +72,7 @@ export const shirt: MerchDetail = {
   available: 35,
   shortDescription: 'Schwarzes Bio-Shirt mit goldenem Anker.',
   descriptionHtml: '<p>Weiches Bio-Baumwoll-Shirt mit gesticktem Anker.</p>',
+  maxPerOrder: 20,
   variants: [
     variant(2041, 'Größe', 'S', 25, { available: 8 }),
     variant(2042, 'Größe', 'M', 25, { available: 15 }),

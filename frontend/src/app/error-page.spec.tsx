@@ -27,7 +27,7 @@ function failingRoutes() {
   ];
 }
 
-describe('error pages (SPEC §2, §8)', () => {
+describe('error pages (rules §2, §8)', () => {
   it('answers an unknown route with "Page Not Found" and the path', async () => {
     renderRoutes(routes, '/gibt-es-nicht');
     expect(

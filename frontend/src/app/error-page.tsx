@@ -12,7 +12,7 @@ export interface ErrorPageProps {
   message?: string;
 }
 
-/** SPEC §2/§8: 404 "Page Not Found" with "Page not found: {path}"; else "Internal Server Error". */
+/** rules §2/§8: 404 "Page Not Found" with "Page not found: {path}"; else "Internal Server Error". */
 export function errorPageMeta(status: number, pathname: string): PageMeta {
   return status === 404
     ? { title: 'Page Not Found', description: `Page not found: ${pathname}`, noindex: true }
@@ -33,7 +33,7 @@ export function ErrorPage({ status, title, message }: ErrorPageProps) {
     () => applyDocumentMeta({ title: heading, description: text, noindex: true }),
     [heading, text],
   );
-  // SPEC §2: crawlers get no error page, so nothing of it ends up in an index.
+  // rules §2: crawlers get no error page, so nothing of it ends up in an index.
   const bot = useIsBot();
   if (bot) return null;
   return (

@@ -2,7 +2,7 @@ import { useIsBot } from '@/lib/bot';
 
 /**
  * Last line of defence, kept tiny because it ships with the first load: the page-level
- * error page itself could not be loaded (SPEC §8 "Internal Server Error").
+ * error page itself could not be loaded (rules §8 "Internal Server Error").
  */
 export function RootError() {
   const bot = useIsBot();

@@ -4,7 +4,7 @@ import { ErrorPage, RouteError } from './error-page';
 import { RootError } from './root-error';
 import { Shell, ShellFrame } from './shell/shell';
 
-// Every page is its own chunk (SPEC §2: pages load on demand); a failed chunk load goes through the guard.
+// Every page is its own chunk (rules §2: pages load on demand); a failed chunk load goes through the guard.
 // The same table renders on the server (entry-server.tsx) and hydrates in the browser
 // (main.tsx). A page's id names its module (src/app/routes/{id}.tsx): the server preloads
 // the chunks of the matched pages with the HTML.

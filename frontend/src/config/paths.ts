@@ -1,4 +1,4 @@
-// Every route of SPEC §2 in one place; components link through these, never through literals.
+// Every route of rules §2 in one place; components link through these, never through literals.
 export const paths = {
   home: '/',
   faq: '/faq',
@@ -14,10 +14,10 @@ export const paths = {
   datenschutz: '/datenschutz',
   webhookTest: '/webhook-test',
   event: (slug: string) => `/events/${encodeURIComponent(slug)}`,
-  // DESIGN "Everything the shop sells": every product that is not an event has a page.
+  // rules "Everything the shop sells": every product that is not an event has a page.
   merch: (slug: string) => `/merch/${encodeURIComponent(slug)}`,
   applePayTest: '/apple-pay-test',
-  // DESIGN "Tickets and the door": the signed token is the page's address.
+  // rules "Tickets and the door": the signed token is the page's address.
   ticket: (token: string) => `/tickets/${encodeURIComponent(token)}`,
   mailTest: '/mail-test',
 } as const;

@@ -1,5 +1,5 @@
 // fetch with the API's error shape: every failure becomes an ApiRequestError whose
-// message is German and can be shown as is (DESIGN "Errors").
+// message is German and can be shown as is (rules "Errors").
 
 export interface ApiErrorBody {
   statusCode: number;

@@ -13,7 +13,7 @@ import { api } from '@/config/paths';
 import { apiGet, isNotFound } from './api-client';
 
 /**
- * What the route loaders read (DESIGN "Rendering": one render path): the public API in the
+ * What the route loaders read (rules "Rendering": one render path): the public API in the
  * browser; in the products process the server renderer installs the catalog services.
  */
 export type DataSource = PageDataSource;
@@ -55,7 +55,7 @@ type Settled<T> = { [K in keyof T]: Awaited<T[K]> };
 /**
  * A loader's sections: in the browser the page renders at once with skeletons while they
  * load (loading states everywhere); on the server every section is awaited, so the first
- * paint and crawlers get the content (DESIGN "Rendering").
+ * paint and crawlers get the content (rules "Rendering").
  */
 export async function sections<T extends Record<string, unknown>>(
   values: T,

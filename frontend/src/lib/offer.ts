@@ -1,7 +1,7 @@
 import { toCents, type Variant } from '@awhh/machines';
 
 /**
- * "ab 35,00 €" (DESIGN "Everything the shop sells"): the variants still on offer cost
+ * "ab 35,00 €" (rules "Everything the shop sells"): the variants still on offer cost
  * different amounts. Once every variant is sold out, all of them count.
  */
 export function hasPriceRange(variants: readonly Pick<Variant, 'price' | 'availability'>[]) {

@@ -6,7 +6,7 @@ import { env } from '@/config/env';
  * What a page tells the browser tab, search engines and link previews. Every route module
  * exports its own as `handle.meta`: the server renders it into the HTML head
  * (frontend/src/server/head.ts) and the browser sets the title from the same function on
- * navigation (DESIGN "Rendering": no second copy of titles).
+ * navigation (rules "Rendering": no second copy of titles).
  */
 export interface PageMeta {
   /** Without the site name; `documentTitle` adds it. */

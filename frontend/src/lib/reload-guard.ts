@@ -1,6 +1,6 @@
-// DESIGN "Page-reload guard": a lazily loaded page that fails to load (usually a new
+// rules "Page-reload guard": a lazily loaded page that fails to load (usually a new
 // deploy replaced the chunk) reloads the page once; within 10 s it does not reload
-// again, and the error reaches the error page instead. SPEC §9: default 10 seconds.
+// again, and the error reaches the error page instead. rules §9: default 10 seconds.
 export const RELOAD_GUARD_KEY = 'awhh.reload-guard';
 export const RELOAD_GUARD_MS = 10_000;
 

@@ -1,7 +1,7 @@
 import { mug, shirt, tieredEvent } from '../../test/catalog-fixtures';
 import { eventPageMeta, merchPageMeta, plainText } from './structured-data';
 
-// What search engines read of event and merch pages (DESIGN "Everything the shop sells").
+// What search engines read of event and merch pages (rules "Everything the shop sells").
 const ORIGIN = 'https://awhh.example';
 
 describe('structured data of the pages', () => {

@@ -65,7 +65,7 @@ const PRODUCT_AVAILABILITY: Record<Availability, string> = {
 type Saleable = Pick<MerchDetail, 'price' | 'currency' | 'availability' | 'variants'>;
 
 /**
- * DESIGN "Everything the shop sells": one Offer per variant (ticket tier, size), named
+ * rules "Everything the shop sells": one Offer per variant (ticket tier, size), named
  * after its option values; a simple product has one Offer. All point to the page.
  */
 function offersOf(

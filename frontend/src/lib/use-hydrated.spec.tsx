@@ -3,7 +3,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { beginHydration, HydrationScope, useHydrated } from './use-hydrated';
 
-// DESIGN "Rendering": state from the browser's storage appears after hydration, without a
+// rules "Rendering": state from the browser's storage appears after hydration, without a
 // mismatch and without a synchronous re-render right after hydrating (Total Blocking Time).
 describe('useHydrated', () => {
   beforeAll(() => {

@@ -25,7 +25,7 @@ export function HydrationScope({ children }: { children: ReactNode }) {
 /**
  * False in the server's render and while the browser hydrates it, true afterwards. What
  * lives in the browser's storage (the cart) renders its server-safe default first, then
- * its real state after hydration (DESIGN "Rendering": no mismatch).
+ * its real state after hydration (rules "Rendering": no mismatch).
  *
  * That second render is a transition, so React renders it in slices that yield to the
  * browser. Returning the store's value itself would re-render everything below in one

@@ -8,7 +8,7 @@ import {
 } from '@awhh/machines';
 import type { VariantOption } from '@/components/ui/variant-choice';
 
-// DESIGN "Everything the shop sells": a variable product is bought only as one of its
+// rules "Everything the shop sells": a variable product is bought only as one of its
 // variants. Shared by the event and merch pages (not loaded on `/`).
 
 export interface Saleable {
@@ -17,6 +17,8 @@ export interface Saleable {
   availability: Availability;
   available: number | null;
   variants: Variant[];
+  /** The server's limit per order for this product, all variants together. */
+  maxPerOrder: number;
 }
 
 /** The variant chosen when the page opens: the first one that can still be bought. */
@@ -39,9 +41,27 @@ export function hasUniformPrice(variants: readonly Pick<Variant, 'price' | 'regu
   return new Set(variants.map((v) => `${toCents(v.price)}/${toCents(v.regularPrice)}`)).size <= 1;
 }
 
-/** The quantity stepper's upper bound: what is left, never more than a line may hold. */
-export function maxQuantity(available: number | null): number {
-  return Math.max(1, Math.min(available ?? MAX_LINE_QUANTITY, MAX_LINE_QUANTITY));
+/**
+ * The quantity stepper's upper bound: what is left, never more than one order may hold
+ * of the product (`maxPerOrder`, the checkout's limit).
+ */
+export function maxQuantity(
+  available: number | null,
+  maxPerOrder: number = MAX_LINE_QUANTITY,
+): number {
+  const limit = Math.min(maxPerOrder, MAX_LINE_QUANTITY);
+  return Math.max(1, Math.min(available ?? limit, limit));
+}
+
+/** The cart took fewer than asked for: the order limits (see the cart's hints) stopped it. */
+export const CART_AT_LIMIT_MESSAGE =
+  'Mehr davon passt nicht in eine Bestellung – dein Warenkorb ist am Limit.';
+
+/** Said below the stepper once it stops at the order limit rather than at the stock. */
+export function orderLimitNote(maxPerOrder: number): string {
+  return maxPerOrder === 1
+    ? 'Davon gibt es nur ein Stück pro Bestellung.'
+    : `Höchstens ${maxPerOrder} pro Bestellung.`;
 }
 
 /**
@@ -56,23 +76,29 @@ export function useOfferChoice(item: Saleable) {
   const [quantity, setQuantity] = useState(1);
   const variant = item.variants.find((v) => v.id === variantId);
   // Price and stock of what is being bought: the chosen variant, or the simple product.
-  const offer: Omit<Saleable, 'variants'> = variant ?? item;
-  const max = maxQuantity(offer.available);
+  const offer: Omit<Saleable, 'variants' | 'maxPerOrder'> = variant ?? item;
+  const max = maxQuantity(offer.available, item.maxPerOrder);
 
   const choose = (id: number) => {
     const next = item.variants.find((v) => v.id === id);
     if (!next || next.availability === 'sold_out') return;
     setVariantId(id);
-    setQuantity((q) => Math.min(q, maxQuantity(next.available)));
+    setQuantity((q) => Math.min(q, maxQuantity(next.available, item.maxPerOrder)));
   };
+  const shown = Math.min(quantity, max);
 
   return {
     variable: item.variants.length > 0,
     variant,
     offer,
-    quantity: Math.min(quantity, max),
+    quantity: shown,
     setQuantity,
     max,
+    // The stepper stopped at the order limit, not at the stock: say why.
+    limitNote:
+      shown >= item.maxPerOrder && max === item.maxPerOrder
+        ? orderLimitNote(item.maxPerOrder)
+        : null,
     choose,
   };
 }

@@ -1,6 +1,6 @@
 import { jsonForScript, renderHead } from './head';
 
-// The head every server-rendered page gets from its route's `handle.meta` (DESIGN "Rendering").
+// The head every server-rendered page gets from its route's `handle.meta` (rules "Rendering").
 const ORIGIN = 'https://awhh.example';
 
 describe('page head (server)', () => {

@@ -27,7 +27,7 @@ export const handle = staticMeta(
   { noindex: true },
 );
 
-/** DESIGN "Test pages": Apple Pay / Payment Request availability and the association file. */
+/** rules "Test pages": Apple Pay / Payment Request availability and the association file. */
 export function Component() {
   const [fileServed, setFileServed] = useState<Check>('prüfe …');
   // What this browser offers is known only in the browser: the server's HTML says "prüfe …".

@@ -9,7 +9,7 @@ export const handle = staticMeta('Warenkorb', 'Dein Warenkorb bei After Work Ham
 
 export function Component() {
   const nextHref = useNextEventLink();
-  // The lines live in the browser's storage (SPEC §4): the server never guesses them.
+  // The lines live in the browser's storage (rules §4): the server never guesses them.
   const hydrated = useHydrated();
   return (
     // The lead is in the server's HTML: the largest text of the first paint, whatever the

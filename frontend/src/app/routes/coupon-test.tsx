@@ -13,7 +13,7 @@ export const handle = staticMeta('Gutschein-Test', 'Interne Testseite: Gutschein
   noindex: true,
 });
 
-/** DESIGN "Test pages": a coupon check against the live rules, without touching the cart. */
+/** rules "Test pages": a coupon check against the live rules, without touching the cart. */
 export function Component() {
   const codeId = useId();
   const subtotalId = useId();

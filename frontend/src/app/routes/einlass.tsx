@@ -3,7 +3,7 @@ import { staticMeta } from '@/lib/page-head';
 import { DoorApp } from '@/features/checkin/door-app';
 import { registerDoorWorker } from '@/features/checkin/offline';
 
-// DESIGN "Tickets and the door": the door staff's check-in, never indexed.
+// rules "Tickets and the door": the door staff's check-in, never indexed.
 export const handle = staticMeta('Einlass', 'Check-in am Einlass für das Team an der Tür.', {
   noindex: true,
 });

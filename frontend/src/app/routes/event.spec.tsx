@@ -29,7 +29,7 @@ beforeEach(() => {
   act(() => getCartActor().send({ type: 'cart.clear' }));
 });
 
-describe('event page with ticket tiers (DESIGN "Everything the shop sells")', () => {
+describe('event page with ticket tiers (rules "Everything the shop sells")', () => {
   it('offers the tiers as a radio group: sold out disabled, the first open tier chosen, sale struck', async () => {
     renderEvent(tieredEvent);
     const group = await screen.findByRole('group', { name: 'Ticket wählen' });
@@ -79,6 +79,7 @@ describe('event page with ticket tiers (DESIGN "Everything the shop sells")', ()
         quantity: 4,
         currency: 'eur',
         image: '/media/demo/event-ms-hamburg.svg',
+        maxPerOrder: 10,
       },
     ]);
 
@@ -88,6 +89,29 @@ describe('event page with ticket tiers (DESIGN "Everything the shop sells")', ()
       ['109:1093', 'Sommer-Afterwork auf der MS Hamburg – VIP', 49, 4],
       ['109:1092', 'Sommer-Afterwork auf der MS Hamburg – Regulär', 35, 4],
     ]);
+  });
+
+  it("stops at the server's limit per order over all tiers, and says so", async () => {
+    const user = userEvent.setup();
+    renderEvent({ ...tieredEvent, maxPerOrder: 6 });
+    await screen.findByRole('radio', { name: 'Regulär' });
+    const more = screen.getByRole('button', { name: 'Mehr' });
+    for (let i = 0; i < 8; i++) if (!(more as HTMLButtonElement).disabled) await user.click(more);
+    expect(screen.getByRole('spinbutton', { name: 'Anzahl Tickets' })).toHaveValue(6);
+    expect(more).toBeDisabled();
+    expect(screen.getByText('Höchstens 6 pro Bestellung.')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'In den Warenkorb' }));
+    expect(await screen.findByText(/6 Tickets „Regulär“ wurden/)).toBeVisible();
+
+    // The VIP tier shares the event's limit: the cart takes nothing more and says so.
+    await user.click(screen.getByRole('radio', { name: 'VIP' }));
+    await user.click(screen.getByRole('button', { name: 'In den Warenkorb' }));
+    expect(
+      await screen.findByText(
+        'Mehr davon passt nicht in eine Bestellung – dein Warenkorb ist am Limit.',
+      ),
+    ).toBeVisible();
+    expect(cartItems().map((i) => [i.id, i.quantity])).toEqual([['109:1092', 6]]);
   });
 
   it('lowers the quantity to what a newly chosen tier has left', async () => {
@@ -132,5 +156,43 @@ describe('event page of a simple event', () => {
   it('shows the 404 page for an unknown event', async () => {
     renderEvent(null);
     expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
+  });
+});
+
+describe('waiting list on the event page (README "Waiting list")', () => {
+  it('a join refused because places are on sale says so in German and shows the places again', async () => {
+    const user = userEvent.setup();
+    const message = `Für „${simpleEvent.name}“ sind noch Plätze frei – du kannst sie direkt buchen. Auf die Warteliste kommst du, sobald alles vergeben ist.`;
+    let asked = 0;
+    const { calls } = mockFetch({
+      [`GET /api/events/${simpleEvent.slug}`]: { body: simpleEvent },
+      // Held by open checkouts when the page opened; one lapsed before the visitor joined.
+      [`GET /api/waitlist/availability/${simpleEvent.id}`]: () => {
+        asked += 1;
+        return { body: { productId: simpleEvent.id, free: asked === 1 ? 0 : 2, variants: [] } };
+      },
+      'POST /api/waitlist': {
+        status: 409,
+        body: { statusCode: 409, error: 'Conflict', message },
+      },
+    });
+    renderRoutes(
+      [{ path: '/events/:slug', loader, Component, handle, HydrateFallback: () => null }],
+      `/events/${simpleEvent.slug}`,
+    );
+    const waitlist = await screen.findByRole('region', { name: 'Warteliste' });
+    await user.click(within(waitlist).getByRole('button', { name: 'Auf die Warteliste' }));
+    await user.type(within(waitlist).getByRole('textbox', { name: 'E-Mail' }), 'a@example.org');
+    await user.click(within(waitlist).getByLabelText(/Datenschutzerklärung/));
+    await user.click(within(waitlist).getByRole('button', { name: 'Auf die Warteliste' }));
+
+    const status = await within(waitlist).findByRole('status');
+    expect(status).toHaveTextContent('Noch Plätze frei');
+    expect(status).toHaveTextContent(message);
+    expect(within(waitlist).queryByText('Nicht eingetragen')).toBeNull();
+    await user.click(within(status).getByRole('button', { name: 'Freie Plätze anzeigen' }));
+    expect(await screen.findByRole('button', { name: 'In den Warenkorb' })).toBeEnabled();
+    expect(screen.queryByRole('region', { name: 'Warteliste' })).toBeNull();
+    expect(calls.filter((c) => c.url.includes('/availability/'))).toHaveLength(2);
   });
 });

@@ -5,7 +5,7 @@ import { dataSource } from '@/lib/data-source';
 import type { RouteHandle } from '@/lib/page-head';
 import { eventPageMeta } from '@/lib/structured-data';
 import { EventDetailView } from '@/features/events/event-detail';
-import { cartLine } from '@/features/cart/cart-line';
+import { addToCart, cartLine } from '@/features/cart/cart-line';
 import { getCartActor } from '@/features/cart/cart-actor';
 
 // Awaited on the server and in the browser alike: the whole page (price, tiers,
@@ -28,7 +28,7 @@ export function Component() {
   // hydrates: less work before the page responds (Total Blocking Time).
   const onAdd = useCallback(
     (quantity: number, variant?: Variant) =>
-      getCartActor().send({ type: 'cart.add', quantity, item: cartLine(event, variant) }),
+      addToCart(getCartActor(), cartLine(event, variant), quantity),
     [event],
   );
   // Keyed: another event starts with its own tier and quantity.

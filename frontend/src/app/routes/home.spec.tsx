@@ -28,7 +28,7 @@ function renderHome(merch: { status?: number; body: unknown }) {
 
 const card = (name: string) => screen.getByRole('link', { name }).closest('article')!;
 
-describe('/ with events and merch (DESIGN "Everything the shop sells")', () => {
+describe('/ with events and merch (rules "Everything the shop sells")', () => {
   it('says "ab" only for events whose tiers cost different amounts, and strikes a regular price', async () => {
     renderHome({ body: [] });
     await screen.findByRole('heading', { name: 'Kommende Events' });

@@ -200,7 +200,7 @@ export function Component() {
           }}
         </Deferred>
 
-        {/* DESIGN "Everything the shop sells": merch on `/`; no section when there is none. */}
+        {/* rules "Everything the shop sells": merch on `/`; no section when there is none. */}
         <Deferred
           resolve={loaderData.merch}
           fallback={

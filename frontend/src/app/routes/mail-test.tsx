@@ -10,7 +10,7 @@ export const handle = staticMeta(
   { noindex: true },
 );
 
-/** DESIGN "Tickets and the door" / "Test pages": the mails the embedded defaults kept. */
+/** rules "Tickets and the door" / "Test pages": the mails the embedded defaults kept. */
 export function Component() {
   const [params, setParams] = useSearchParams();
   // The chosen mail is in the address, so a reload or a shared link shows the same one.

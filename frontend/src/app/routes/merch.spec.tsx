@@ -29,7 +29,7 @@ beforeEach(() => {
   act(() => getCartActor().send({ type: 'cart.clear' }));
 });
 
-describe('merch page /merch/{slug} (DESIGN "Everything the shop sells")', () => {
+describe('merch page /merch/{slug} (rules "Everything the shop sells")', () => {
   it('shows image, name, price and the sanitised description', async () => {
     renderMerch(shirt);
     expect(await screen.findByRole('heading', { level: 1, name: 'AWHH T-Shirt' })).toBeVisible();
@@ -79,6 +79,7 @@ describe('merch page /merch/{slug} (DESIGN "Everything the shop sells")', () => 
         quantity: 2,
         currency: 'eur',
         image: '/media/demo/merch-tshirt.svg',
+        maxPerOrder: 20,
       },
     ]);
   });
@@ -100,6 +101,19 @@ describe('merch page /merch/{slug} (DESIGN "Everything the shop sells")', () => 
       expect.objectContaining({ id: '202', productId: 202, name: mug.name, price: 9.9 }),
     ]);
     expect(cartItems()[0]).not.toHaveProperty('variationId');
+  });
+
+  it('a product sold individually: one per order, the second add is refused with a reason', async () => {
+    const user = userEvent.setup();
+    renderMerch({ ...mug, maxPerOrder: 1 });
+    await screen.findByRole('button', { name: 'In den Warenkorb' });
+    expect(screen.getByRole('button', { name: 'Mehr' })).toBeDisabled();
+    expect(screen.getByText('Davon gibt es nur ein Stück pro Bestellung.')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'In den Warenkorb' }));
+    expect(await screen.findByText(/1 × AWHH Emaille-Becher wurde in den/)).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'In den Warenkorb' }));
+    expect(await screen.findByText(/Mehr davon passt nicht in eine Bestellung/)).toBeVisible();
+    expect(cartItems().map((i) => [i.id, i.quantity])).toEqual([['202', 1]]);
   });
 
   it('cannot buy a sold-out product', async () => {

@@ -4,7 +4,7 @@ import type { Variant } from '@awhh/machines';
 import { dataSource } from '@/lib/data-source';
 import type { RouteHandle } from '@/lib/page-head';
 import { merchPageMeta } from '@/lib/structured-data';
-import { cartLine } from '@/features/cart/cart-line';
+import { addToCart, cartLine } from '@/features/cart/cart-line';
 import { getCartActor } from '@/features/cart/cart-actor';
 import { MerchDetailView } from '@/features/merch/merch-detail';
 
@@ -27,7 +27,7 @@ export function Component() {
   // hydrates: less work before the page responds (Total Blocking Time).
   const onAdd = useCallback(
     (quantity: number, variant?: Variant) =>
-      getCartActor().send({ type: 'cart.add', quantity, item: cartLine(item, variant) }),
+      addToCart(getCartActor(), cartLine(item, variant), quantity),
     [item],
   );
   // Keyed: another product starts with its own size and quantity.

@@ -2,7 +2,7 @@ import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { nextEventLink } from '@awhh/machines';
 import { dataSource } from '@/lib/data-source';
 
-/** DESIGN: /next redirects to the next event's page, or / when there is none (302 on the server). */
+/** rules §4: /next leads to the next event's page, or / when there is none (302 on the server). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const feed = await dataSource().products(request.signal);
   return redirect(nextEventLink(Array.isArray(feed) ? feed : []));

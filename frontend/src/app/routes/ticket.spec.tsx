@@ -38,7 +38,7 @@ function renderTicket(reply: { status?: number; body: unknown }, token = TOKEN) 
   return fetchMock;
 }
 
-describe('ticket page (DESIGN "Tickets and the door")', () => {
+describe('ticket page (rules "Tickets and the door")', () => {
   it('shows event, German date and time, venue, tier, holder, seat, order number and the QR code', async () => {
     renderTicket({ body: ticket });
     expect(

@@ -14,7 +14,7 @@ type TicketState =
   | { status: 'not-found' }
   | { status: 'failed'; message: string };
 
-/** A compact JWS: base64url parts joined by dots (DESIGN "Tickets and the door"). */
+/** A compact JWS: base64url parts joined by dots (rules "Tickets and the door"). */
 const TICKET_TOKEN = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
 /** Far above a real token (about 150 characters); longer paths are not tickets. */
 const MAX_TICKET_TOKEN = 2048;
@@ -27,7 +27,7 @@ export async function loader({ params, request }: LoaderFunctionArgs): Promise<{
   if (token.length > MAX_TICKET_TOKEN || !TICKET_TOKEN.test(token)) {
     throw data('Ticket nicht gefunden', { status: 404 });
   }
-  // DESIGN "Tickets and the door": a ticket page is personal. The server's HTML names
+  // rules "Tickets and the door": a ticket page is personal. The server's HTML names
   // nothing of it (and the products process never reads the ticket store): the browser
   // asks the tickets API once the page is hydrated.
   if (dataSource().onServer) return { ticket: { status: 'pending' } };

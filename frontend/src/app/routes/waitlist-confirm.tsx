@@ -15,7 +15,7 @@ type ConfirmState =
   | { status: 'not-found'; message: string }
   | { status: 'failed'; message: string };
 
-/** DESIGN "Waiting list": the links carry 24 random bytes, base64url. */
+/** rules "Waiting list": the links carry 24 random bytes, base64url. */
 export const WAITLIST_TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 
 export async function loader({ params, request }: LoaderFunctionArgs): Promise<{

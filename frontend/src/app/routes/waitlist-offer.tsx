@@ -59,7 +59,7 @@ export function Component() {
   useEffect(() => {
     if (pending) void revalidate();
   }, [pending, revalidate]);
-  // DESIGN "Waiting list": the link fills the cart with exactly the offered places and opens
+  // rules "Waiting list": the link fills the cart with exactly the offered places and opens
   // the checkout, which then uses the offer's reservation.
   const onAccept = useCallback(
     (offer: WaitlistOfferView) => {

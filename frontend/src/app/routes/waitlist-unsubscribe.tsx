@@ -18,7 +18,7 @@ export const handle: RouteHandle = {
   }),
 };
 
-/** DESIGN "Waiting list": every mail links here. */
+/** rules "Waiting list": every mail links here. */
 export function Component() {
   const { token = '' } = useParams();
   return (

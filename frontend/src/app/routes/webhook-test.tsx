@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { api } from '@/config/paths';
-import { apiGet, apiPost, errorText } from '@/lib/api-client';
+import { apiGet, apiPost, errorText, isNotFound } from '@/lib/api-client';
 import { staticMeta } from '@/lib/page-head';
 import { Button } from '@/components/ui/button';
 import { Alert, ErrorState, Loading, Skeleton } from '@/components/ui/feedback';
@@ -39,7 +39,7 @@ export const handle = staticMeta(
   { noindex: true },
 );
 
-/** DESIGN "Test pages": recent webhook events (no personal data) and a signed test event. */
+/** rules "Test pages": recent webhook events (no personal data) and a signed test event. */
 export function Component() {
   const [rows, setRows] = useState<WebhookEventRow[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -47,6 +47,8 @@ export function Component() {
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
 
   const [mode, setMode] = useState<'test' | 'live' | null>(null);
+  // In production the server keeps these data to itself and says so (a 404 with its reason).
+  const [closed, setClosed] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
   const reload = () => setAttempt((n) => n + 1);
 
@@ -60,7 +62,9 @@ export function Component() {
         setLoadError(null);
       },
       (error: unknown) => {
-        if (live) setLoadError(errorText(error));
+        if (!live) return;
+        if (isNotFound(error)) setClosed(errorText(error));
+        else setLoadError(errorText(error));
       },
     );
     return () => {
@@ -82,12 +86,26 @@ export function Component() {
     }
   }
 
-  return (
+  const page = (children: ReactNode) => (
     <Page
       title="Webhook-Test"
       eyebrow="Interne Testseite"
       lead="Die letzten Ereignisse des Zahlungsdienstes – nur Typ, Zeit und Ergebnis."
     >
+      {children}
+    </Page>
+  );
+  if (closed !== null) {
+    return page(
+      <p className={styles.notice}>
+        {closed} Zahlungsereignisse und Wartelisten sieht der Veranstalter im Dashboard des
+        Zahlungsdienstes und im Shop.
+      </p>,
+    );
+  }
+
+  return page(
+    <>
       {mode === 'live' ? (
         <p className={styles.notice}>
           Live-Modus: Test-Ereignisse sind abgeschaltet, hier stehen nur echte Ereignisse des
@@ -147,10 +165,10 @@ export function Component() {
           </div>
         )}
       </div>
-      {/* DESIGN "Waiting list": the organizer's queue lengths, counts only. */}
+      {/* rules "Waiting list": the organizer's queue lengths, counts only. */}
       <div className={styles.panel}>
         <WaitlistCounts />
       </div>
-    </Page>
+    </>,
   );
 }

@@ -4,7 +4,7 @@ import { paths } from '@/config/paths';
 import { useNextEventLink } from '@/features/events/next-event-link';
 import styles from './footer.module.css';
 
-/** SPEC §2: three columns, then the copyright line with the current year. */
+/** rules §2: three columns, then the copyright line with the current year. */
 export function Footer() {
   const nextHref = useNextEventLink();
   return (

@@ -22,7 +22,7 @@ beforeEach(() => {
   Object.defineProperty(window, 'scrollY', { value: 0, configurable: true });
 });
 
-describe('Header (SPEC §2)', () => {
+describe('Header (rules §2)', () => {
   it('shows the text "AWHH" at the top and the logo image only past 10 px', async () => {
     renderHeader();
     const home = await screen.findByRole('link', { name: /Startseite/ });

@@ -6,7 +6,7 @@ import { useCartCount } from '@/features/cart/cart-count';
 import { useNextEventLink } from '@/features/events/next-event-link';
 import './header.css';
 
-/** SPEC §9: the header changes once the page is scrolled more than 10 pixels. */
+/** rules §9: the header changes once the page is scrolled more than 10 pixels. */
 export const SCROLL_THRESHOLD_PX = 10;
 
 function useScrolledPast(threshold: number): boolean {
@@ -26,7 +26,7 @@ function navClass({ isActive }: { isActive: boolean }) {
 }
 
 /**
- * SPEC §2: the item count beside "Warenkorb". A component of its own: the saved cart is read
+ * rules §2: the item count beside "Warenkorb". A component of its own: the saved cart is read
  * after hydration, and React re-renders only this when the count differs from the server's.
  */
 function CartBadge() {
@@ -51,7 +51,7 @@ export function Header() {
     >
       <div className={'container site-header__inner'}>
         <Link to={paths.home} className="site-header__brand">
-          {/* SPEC §2: the text before scrolling, the logo image after. */}
+          {/* rules §2: the text before scrolling, the logo image after. */}
           {scrolled ? (
             <img
               className="site-header__logo"

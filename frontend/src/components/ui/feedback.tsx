@@ -45,7 +45,7 @@ export function Alert({
   );
 }
 
-/** Error state with retry (DESIGN "Errors": the cart is never lost): the message from the server, and a way back. */
+/** Error state with retry (rules "Errors": the cart is never lost): the message from the server, and a way back. */
 export function ErrorState({ message, onRetry }: { message: string; onRetry?: () => void }) {
   return (
     <div className={styles.errorState}>

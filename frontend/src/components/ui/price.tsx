@@ -3,7 +3,7 @@ import styles from './price.module.css';
 
 export interface PriceProps {
   price: number;
-  /** Above `price`: on sale, the regular price is shown struck through (DESIGN "Everything the shop sells"). */
+  /** Above `price`: on sale, the regular price is shown struck through (rules "Everything the shop sells"). */
   regularPrice?: number;
   /** "ab 35,00 €": the variants on offer cost different amounts. */
   from?: boolean;

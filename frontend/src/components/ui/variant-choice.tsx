@@ -25,7 +25,7 @@ export interface VariantChoiceProps {
 }
 
 /**
- * DESIGN "Everything the shop sells": a variable product is bought as one of its variants.
+ * rules "Everything the shop sells": a variable product is bought as one of its variants.
  * A native radio group (arrow keys move the choice). Each radio is named by its option
  * ("VIP") and described by its price, a sale's regular price and what is left, so a screen
  * reader says "VIP, 49,00 € statt 59,00 €, Nur noch 4 verfügbar". Sold-out options stay

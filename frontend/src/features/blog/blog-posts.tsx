@@ -81,7 +81,7 @@ export function BlogArticle({ post }: { post: BlogPost }) {
           <img src={post.image.src} alt={post.image.alt ?? ''} width={1280} height={720} />
         </div>
       ) : null}
-      {/* Sanitised on the server (DESIGN: HTML sanitized). */}
+      {/* Sanitised on the server (rules "/blog"). */}
       <div className="prose" dangerouslySetInnerHTML={{ __html: post.contentHtml }} />
       <Link className={styles.back} to={paths.blog}>
         ← Alle Beiträge

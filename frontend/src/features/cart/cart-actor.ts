@@ -16,7 +16,7 @@ let actor: CartActor | null = null;
 const itemCount = (a: CartActor) =>
   a.getSnapshot().context.items.reduce((n, item) => n + item.quantity, 0);
 
-/** The one cart of the app (SPEC §4), created on first use and kept for the page's life. */
+/** The one cart of the app (rules §4), created on first use and kept for the page's life. */
 export function getCartActor(): CartActor {
   if (actor) return actor;
   const created = createActor(createCartMachine(browserStorage()), { inspect: getInspect() });

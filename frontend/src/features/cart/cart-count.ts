@@ -54,10 +54,10 @@ export function attachCountSource(next: CountSource): void {
   notify();
 }
 
-/** No badge in the server's HTML: the cart lives in the browser (DESIGN "Rendering"). */
+/** No badge in the server's HTML: the cart lives in the browser (rules "Rendering"). */
 const getServerSnapshot = () => 0;
 
-/** SPEC §2: the badge shows the total item count, from the commit after hydration on. */
+/** rules §2: the badge shows the total item count, from the commit after hydration on. */
 export function useCartCount(): number {
   return useSyncExternalStore(subscribe, getSnapshot, getServerSnapshot);
 }

@@ -44,6 +44,27 @@ describe('CartView', () => {
     expect(screen.getByRole('heading', { name: 'Dein Warenkorb ist leer' })).toBeInTheDocument();
   });
 
+  it("stops a line at the product's limit per order and says why", async () => {
+    const user = userEvent.setup();
+    act(() => {
+      getCartActor().send({ type: 'cart.add', item: { ...ticket, maxPerOrder: 3 }, quantity: 2 });
+      getCartActor().send({
+        type: 'cart.add',
+        item: { id: '205', productId: 205, name: 'Siebdruck', price: 40, maxPerOrder: 1 },
+      });
+    });
+    renderCart();
+    const line = screen.getByRole('group', { name: 'Anzahl für Afterwork auf der Dachterrasse' });
+    expect(screen.queryByText(/pro Bestellung möglich/)).not.toBeInTheDocument();
+    await user.click(within(line).getByRole('button', { name: 'Mehr' }));
+    expect(within(line).getByRole('spinbutton')).toHaveValue(3);
+    expect(within(line).getByRole('button', { name: 'Mehr' })).toBeDisabled();
+    expect(screen.getByText('Davon sind höchstens 3 pro Bestellung möglich.')).toBeVisible();
+    const print = screen.getByRole('group', { name: 'Anzahl für Siebdruck' });
+    expect(within(print).getByRole('button', { name: 'Mehr' })).toBeDisabled();
+    expect(screen.getByText('Davon gibt es nur ein Stück pro Bestellung.')).toBeVisible();
+  });
+
   it('applies a coupon the server accepts and shows the discount', async () => {
     const user = userEvent.setup();
     const { calls } = mockFetch({
@@ -59,7 +80,7 @@ describe('CartView', () => {
 
     expect(await screen.findByText(/eingelöst/)).toBeInTheDocument();
     expect(calls[0]!.body).toEqual({ code: 'afterwork10', subtotal: 49.8 });
-    // DESIGN "Everything the shop sells": shown as typed, not in the catalog's spelling.
+    // rules "Everything the shop sells": shown as typed, not in the catalog's spelling.
     expect(screen.getByText('Gutschein afterwork10')).toBeInTheDocument();
     expect(screen.getAllByText('−4,98 €').length).toBeGreaterThan(0);
     const totals = screen.getByText('Gesamt').closest('dl')!;

@@ -3,6 +3,8 @@ import {
   cartLineCents,
   formatCents,
   formatEuro,
+  limitHint,
+  lineLimit,
   lineTotalCents,
   type CartItem,
   type Coupon,
@@ -17,11 +19,14 @@ import { Loading, Skeleton } from '@/components/ui/feedback';
 
 // The coupon form brings the coupon machine, built by XState when its module is evaluated:
 // loaded apart, an empty cart never evaluates it and a full one in a task of its own, not
-// in the one that shows the cart (DESIGN "Rendering", Total Blocking Time).
+// in the one that shows the cart (rules "Rendering", Total Blocking Time).
 const CouponForm = lazy(() => import('./coupon-form').then((m) => ({ default: m.CouponForm })));
 
-function CartLine({ item }: { item: CartItem }) {
+function CartLine({ item, items }: { item: CartItem; items: readonly CartItem[] }) {
   const cart = useCartActor();
+  // The checkout's limits: the product's own per order and the order's (20 in all).
+  const max = Math.max(item.quantity, lineLimit(items, item).max);
+  const hint = limitHint(items, item);
   return (
     <li className={styles.line}>
       {item.image ? (
@@ -32,12 +37,14 @@ function CartLine({ item }: { item: CartItem }) {
       <div>
         <h3 className={styles.name}>{item.name}</h3>
         <p className={styles.unit}>{formatEuro(item.price)} pro Stück</p>
+        {hint ? <p className={styles.unit}>{hint}</p> : null}
       </div>
       <div className={styles.controls}>
         <QuantityStepper
           label={`Anzahl für ${item.name}`}
           value={item.quantity}
           min={1}
+          max={max}
           onChange={(quantity) => cart.send({ type: 'cart.setQuantity', id: item.id, quantity })}
         />
         <span className={styles.lineTotal}>{formatCents(lineTotalCents(cartLineCents(item)))}</span>
@@ -78,7 +85,7 @@ export function CartSummary() {
   );
 }
 
-/** /cart: lines, quantities, coupon, totals and the way to the checkout (SPEC §4 Cart). */
+/** /cart: lines, quantities, coupon, totals and the way to the checkout (rules §4 Cart). */
 export function CartView({ nextEventHref }: { nextEventHref: string }) {
   const cart = useCartActor();
   const items = useCartItems();
@@ -100,7 +107,7 @@ export function CartView({ nextEventHref }: { nextEventHref: string }) {
         </h2>
         <ul className={styles.lines}>
           {items.map((item) => (
-            <CartLine key={item.id} item={item} />
+            <CartLine key={item.id} item={item} items={items} />
           ))}
         </ul>
       </section>

@@ -8,9 +8,9 @@ export function validateCoupon(request: CouponValidationRequest): Promise<Coupon
 }
 
 /**
- * The shared coupon machine with the server as its judge (DESIGN "Coupons"). The server
+ * The shared coupon machine with the server as its judge (rules "Coupons"). The server
  * answers with the catalog's spelling ("hafen20"); the cart keeps the code as the visitor
- * typed it ("Hafen20"), because pages show it that way (DESIGN "Everything the shop sells").
+ * typed it ("Hafen20"), because pages show it that way (rules "Everything the shop sells").
  * The server finds the coupon case-insensitively at checkout and hands WooCommerce its own.
  */
 export const liveCouponMachine = couponMachine.provide({

@@ -19,7 +19,7 @@ export function useCartCoupon(): Coupon | null {
   return useSelector(getCartActor(), selectCoupon);
 }
 
-/** Subtotal, discount and total in cents (SPEC §9 via the shared pricing). */
+/** Subtotal, discount and total in cents (rules §9 via the shared pricing). */
 export function useCartTotals() {
   const items = useCartItems();
   const coupon = useCartCoupon();

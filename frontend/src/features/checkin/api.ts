@@ -3,13 +3,15 @@ import type {
   DoorFailure,
   DoorScan,
   DoorScanResult,
+  DoorSession,
   DoorTicketList,
 } from '@awhh/machines';
 import type { JWK } from 'jose';
 
-// The door's API (DESIGN "Tickets and the door"); every call but the public key carries
-// the door code as a bearer token.
+// The door's API (rules "Tickets and the door"); every call but the public key carries
+// a bearer token: the door code once, to get a door session, then the session.
 export const checkinApi = {
+  session: '/api/checkin/session',
   events: '/api/checkin/events',
   tickets: (eventId: number) => `/api/checkin/events/${eventId}/tickets`,
   scans: '/api/checkin/scans',
@@ -87,6 +89,11 @@ async function request<T>(
     );
   }
   return json as T;
+}
+
+/** The typed door code for a door session, so the device never sends the code again. */
+export function createDoorSession(code: string): Promise<DoorSession> {
+  return request<DoorSession>(checkinApi.session, code, { method: 'POST' });
 }
 
 export async function fetchDoorEvents(code: string): Promise<DoorEventSummary[]> {

@@ -1,14 +1,16 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import {
   decideVerdict,
-  type DoorEventSummary,
   type DoorRestored,
+  type DoorUnlocked,
   type DoorVerdict,
   doorMachine,
+  isDoorSession,
   orderDoorEvents,
   tokenFromInput,
 } from '@awhh/machines';
 import {
+  createDoorSession,
   DoorRequestError,
   fetchDoorEvents,
   fetchPublicKey,
@@ -18,7 +20,7 @@ import {
 import { doorStore } from './door-store';
 import { loadQrDecoder } from './qr-decoder';
 
-// The door machine's I/O on this device (DESIGN "Tickets and the door").
+// The door machine's I/O on this device (rules "Tickets and the door").
 
 /** The list refreshes in the background this often while the network is there. */
 export const LIST_REFRESH_MS = 30_000;
@@ -58,10 +60,15 @@ export function createDoorMachine() {
   return doorMachine.provide({
     actors: {
       restoreDoor: fromPromise<DoorRestored>(() => doorStore.restore()),
-      listEvents: fromPromise<DoorEventSummary[], { code: string }>(async ({ input }) => {
-        const events = await fetchDoorEvents(input.code);
-        await doorStore.saveCode(input.code, events);
-        return orderDoorEvents(events, new Date());
+      // A typed code (or one a device saved before door sessions existed) is traded for a
+      // door session at once: the device keeps and sends only the session from then on.
+      listEvents: fromPromise<DoorUnlocked, { code: string }>(async ({ input }) => {
+        const session = isDoorSession(input.code)
+          ? input.code
+          : (await createDoorSession(input.code)).token;
+        const events = await fetchDoorEvents(session);
+        await doorStore.saveCode(session, events);
+        return { events: orderDoorEvents(events, new Date()), code: session };
       }),
       downloadEvent: fromPromise<void, { code: string; eventId: number }>(async ({ input }) => {
         try {

@@ -14,7 +14,7 @@ import styles from './door.module.css';
 
 const liveDoorMachine = createDoorMachine();
 
-/** The door check-in page (DESIGN "Tickets and the door"), one screen per door state. */
+/** The door check-in page (rules "Tickets and the door"), one screen per door state. */
 export function DoorApp() {
   const actor = useActorRef(liveDoorMachine, { inspect: getInspect() });
   const mode = useSelector(actor, (s) =>

@@ -13,8 +13,8 @@ import {
   type SyncNoticeKind,
 } from '@awhh/machines';
 
-// Everything the door needs offline lives in IndexedDB on the device (DESIGN "Tickets and
-// the door"): the code, the device name, the chosen event's ticket list and public key,
+// Everything the door needs offline lives in IndexedDB on the device (rules "Tickets and
+// the door"): the door session (never the code), the device name, the chosen event's ticket list and public key,
 // this device's check-ins and the scans not yet sent. A reload without network finds it
 // all again. The page reads a copy in memory, so a verdict needs no disk access.
 

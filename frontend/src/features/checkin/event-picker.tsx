@@ -19,7 +19,7 @@ function when(event: DoorEventSummary, now: Date): string {
     : `${formatLongDate(event.startsAt)}, ${time}`;
 }
 
-/** The events the door can check in for, today's first (DESIGN "Tickets and the door"). */
+/** The events the door can check in for, today's first (rules "Tickets and the door"). */
 export function EventPicker({
   events,
   error,

@@ -1,6 +1,6 @@
 import type { VerdictTone } from '@awhh/machines';
 
-// Sound and vibration with each verdict (DESIGN "Tickets and the door": at a glance, in a
+// Sound and vibration with each verdict (rules "Tickets and the door": at a glance, in a
 // loud club): one high beep for "Gültig", two middle ones for "Bereits eingecheckt", one
 // long low tone for the rest. Browsers allow audio only after a tap, so the unlock button
 // and the first scan start the audio context.

@@ -5,7 +5,10 @@ import styles from './door.module.css';
 export interface LockScreenProps {
   busy: boolean;
   error: string | null;
-  /** Seconds of the server's lockout after too many wrong codes; 0 when none. */
+  /**
+   * Seconds of the server's lockout of this address after too many wrong codes; 0 when none.
+   * The right code is still taken, so the field stays open.
+   */
   lockedOutFor: number;
   onUnlock: (code: string) => void;
 }
@@ -16,7 +19,7 @@ function waitText(seconds: number): string {
   return minutes === 1 ? '1 Minute' : `${minutes} Minuten`;
 }
 
-/** DESIGN "Tickets and the door": the door code unlocks the page on this device. */
+/** rules "Tickets and the door": the door code unlocks the page on this device. */
 export function LockScreen({ busy, error, lockedOutFor, onUnlock }: LockScreenProps) {
   const [code, setCode] = useState('');
   const inputId = useId();
@@ -37,8 +40,8 @@ export function LockScreen({ busy, error, lockedOutFor, onUnlock }: LockScreenPr
           Türcode
         </label>
         <p id={hintId} className={styles.hint}>
-          Den Code bekommst du vom Veranstalter. Er bleibt auf diesem Gerät, bis du den Einlass
-          sperrst.
+          Den Code bekommst du vom Veranstalter. Danach bleibt dieses Gerät bis zum Ende des
+          nächsten Tages freigeschaltet, oder bis du den Einlass sperrst.
         </p>
         <input
           id={inputId}
@@ -50,18 +53,17 @@ export function LockScreen({ busy, error, lockedOutFor, onUnlock }: LockScreenPr
           autoCapitalize="characters"
           spellCheck={false}
           aria-describedby={hintId}
-          aria-invalid={error !== null && !lockedOut}
-          disabled={lockedOut}
+          aria-invalid={error !== null}
         />
-        <button type="submit" className={styles.primary} disabled={busy || lockedOut}>
+        <button type="submit" className={styles.primary} disabled={busy}>
           {busy ? 'Wird geprüft …' : 'Entsperren'}
         </button>
       </form>
       {lockedOut ? (
-        <Alert tone="error" title="Gesperrt">
+        <Alert tone="error" title="Zu viele Fehlversuche">
           <p>
-            {error ?? 'Zu viele falsche Versuche.'} Nächster Versuch in etwa{' '}
-            {waitText(lockedOutFor)}.
+            {error ?? 'Zu viele falsche Versuche.'} Falsche Codes werden noch etwa{' '}
+            {waitText(lockedOutFor)} lang abgewiesen.
           </p>
         </Alert>
       ) : error ? (

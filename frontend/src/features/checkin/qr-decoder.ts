@@ -1,6 +1,6 @@
 // Reads QR codes from camera frames: the browser's BarcodeDetector where it exists
 // (Android Chrome, Safari), zxing-wasm elsewhere (desktop and Linux Chromium have no
-// detector, TOOLCHAIN "Camera in headless Chromium"). Both load only on /einlass.
+// detector, nor has headless Chromium with a fake camera). Both load only on /einlass.
 
 export interface QrDecoder {
   decode(source: HTMLVideoElement | ImageData): Promise<string[]>;
@@ -55,7 +55,7 @@ async function wasmDecoder(): Promise<QrDecoder> {
   const [{ prepareZXingModule, readBarcodes }, { default: wasmUrl }] = await Promise.all([
     import('zxing-wasm/reader'),
     // Served from our own /assets/: the library's default is a CDN, a third-party request
-    // the site never makes (DESIGN "Privacy") and one that fails offline at the door.
+    // the site never makes (rules "Privacy") and one that fails offline at the door.
     import('zxing-wasm/reader/zxing_reader.wasm?url'),
   ]);
   // Fetch and compile now, while the network is there, not at the first scan.

@@ -95,7 +95,7 @@ export interface ScanScreenProps {
   onLock: () => void;
 }
 
-/** Scanning (DESIGN "Tickets and the door"): camera, counter, manual entry, sync state. */
+/** Scanning (rules "Tickets and the door"): camera, counter, manual entry, sync state. */
 export function ScanScreen({ onCode, onChangeEvent, onLock }: ScanScreenProps) {
   const snapshot = useDoorSnapshot();
   const online = useOnline();

@@ -21,7 +21,7 @@ export interface ScannerProps {
 }
 
 /**
- * The rear camera, read continuously (DESIGN "Tickets and the door"): a bad code never
+ * The rear camera, read continuously (rules "Tickets and the door"): a bad code never
  * stops it, and the same code is handled once while it stays in view.
  */
 export function Scanner({ onCode }: ScannerProps) {

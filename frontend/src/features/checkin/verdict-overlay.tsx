@@ -15,7 +15,7 @@ export interface VerdictOverlayProps {
 
 /**
  * The verdict over the whole screen, readable from a metre away in a dark club
- * (DESIGN "Tickets and the door"): colour, symbol and one word, then the details.
+ * (rules "Tickets and the door"): colour, symbol and one word, then the details.
  */
 export function VerdictOverlay({ verdict, onDismiss }: VerdictOverlayProps) {
   const { tone, title, detail } = verdictText(verdict);

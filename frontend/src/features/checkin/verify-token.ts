@@ -1,7 +1,7 @@
 import { compactVerify, importJWK, type JWK } from 'jose';
 import { parseClaims, type TicketClaims } from '@awhh/machines';
 
-// Loaded on demand by the door (DESIGN "Tickets and the door": verified offline with the
+// Loaded on demand by the door (rules "Tickets and the door": verified offline with the
 // public key): jose's browser build over WebCrypto's Ed25519.
 
 /** The signer's algorithm name (backend/src/tickets/ticket-signer.ts). */

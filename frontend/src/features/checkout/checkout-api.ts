@@ -49,7 +49,7 @@ export async function createCheckoutSession(request: CheckoutRequest): Promise<C
   return response;
 }
 
-/** SPEC §4: the server's session, then the browser goes to the returned URL. */
+/** rules §4: the server's session, then the browser goes to the returned URL. */
 export const liveCheckoutMachine = checkoutMachine.provide({
   actors: {
     createSession: fromPromise<CheckoutResponse, CheckoutRequest>(({ input }) =>

@@ -31,7 +31,7 @@ beforeEach(() => {
 });
 
 describe('Checkout page', () => {
-  it('sends the cart as SPEC §7 asks', async () => {
+  it('sends the cart as rules §7 asks', async () => {
     const user = userEvent.setup();
     const { calls } = mockFetch({
       'GET /api/woocommerce/products': { body: [] },
@@ -84,6 +84,36 @@ describe('Checkout page', () => {
     // A second attempt is possible.
     expect(screen.getByRole('button', { name: 'Zahlungspflichtig bestellen' })).toBeEnabled();
   });
+
+  it.each([
+    [
+      400,
+      'Bad Request',
+      'Von „Afterwork auf der Dachterrasse“ sind höchstens 2 pro Bestellung möglich. Bitte verringere die Anzahl im Warenkorb.',
+    ],
+    [
+      429,
+      'Too Many Requests',
+      'Von deinem Anschluss aus sind schon 3 Bestellungen offen, die noch nicht bezahlt sind. Bitte schließe eine davon ab oder versuche es in 30 Minuten erneut – dein Warenkorb bleibt erhalten.',
+    ],
+  ])(
+    "an order limit (%i) shows the server's message and keeps the cart",
+    async (status, error, message) => {
+      const user = userEvent.setup();
+      mockFetch({
+        'GET /api/woocommerce/products': { body: [] },
+        'POST /api/checkout/session': { status, body: { statusCode: status, error, message } },
+      });
+      renderCheckout();
+      const before = localStorage.getItem(CART_STORAGE_KEY);
+      await order(user);
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent(message);
+      expect(alert).toHaveTextContent('Dein Warenkorb bleibt erhalten.');
+      expect(localStorage.getItem(CART_STORAGE_KEY)).toBe(before);
+      expect(getCartActor().getSnapshot().context.items).toHaveLength(2);
+    },
+  );
 
   it('explains a 409 and takes the current prices and stock into the cart', async () => {
     const user = userEvent.setup();

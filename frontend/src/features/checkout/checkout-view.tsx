@@ -65,13 +65,13 @@ function describeChanges(problem: ApiError, sent: readonly SentLine[]): string[]
   });
 }
 
-/** DESIGN "/checkout": review, acceptance and the order button of § 312j BGB. */
+/** rules "/checkout": review, acceptance and the order button of § 312j BGB. */
 export function CheckoutView({ items, coupon, totals, onLinesChanged }: CheckoutViewProps) {
   const consentId = useId();
   const [accepted, setAccepted] = useState(false);
   const [changes, setChanges] = useState<string[]>([]);
   const actor = useActorRef(liveCheckoutMachine, { inspect: getInspect() });
-  // DESIGN "Waiting list": arriving from an offer (/checkout?angebot=…), the checkout uses
+  // rules "Waiting list": arriving from an offer (/checkout?angebot=…), the checkout uses
   // the places the offer reserved.
   const [search] = useSearchParams();
   const waitlistOffer = search.get('angebot') ?? undefined;

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { mockFetch, renderRoutes } from '../../../test/helpers';
-import { SuccessView } from './success-view';
+import { DETAILS_WITHHELD_TEXT, SuccessView } from './success-view';
 
 const paid = {
   id: 'cs_1',
@@ -20,7 +20,7 @@ function renderSuccess(sessionId: string | null, onPaid = jest.fn()) {
   return onPaid;
 }
 
-describe('SuccessView (DESIGN "/success")', () => {
+describe('SuccessView (rules "/success")', () => {
   it('polls while processing, then shows the paid order and clears the cart once', async () => {
     let calls = 0;
     mockFetch({
@@ -134,5 +134,31 @@ describe('SuccessView (DESIGN "/success")', () => {
     expect(screen.queryByRole('region', { name: /Ticket/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Zum Testpostfach' })).not.toBeInTheDocument();
     expect(screen.queryByText('Formular')).not.toBeInTheDocument();
+  });
+
+  it('a day after the payment: no tickets or address from the server, a pointer to the mail and the resend form', async () => {
+    mockFetch({
+      'GET /api/checkout/session/cs_6': {
+        body: { ...paid, id: 'cs_6', email: null, tickets: [], detailsWithheld: true },
+      },
+    });
+    renderRoutes([
+      {
+        path: '*',
+        element: (
+          <SuccessView
+            sessionId="cs_6"
+            onPaid={jest.fn()}
+            ticketExtras={(order) => <p>Formular für {order.email ?? 'eine Adresse'}</p>}
+          />
+        ),
+      },
+    ]);
+    expect(await screen.findByText('Danke für deine Bestellung!')).toBeInTheDocument();
+    const section = screen.getByRole('region', { name: 'Deine Tickets' });
+    expect(within(section).getByText(DETAILS_WITHHELD_TEXT)).toBeInTheDocument();
+    expect(within(section).queryByRole('link')).not.toBeInTheDocument();
+    expect(screen.getByText('Formular für eine Adresse')).toBeInTheDocument();
+    expect(screen.getByText('1001')).toBeInTheDocument();
   });
 });

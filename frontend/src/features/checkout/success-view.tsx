@@ -22,7 +22,7 @@ type State =
 
 export interface SuccessViewProps {
   sessionId: string | null;
-  /** DESIGN "/success": the cart is cleared only once the order is paid. */
+  /** rules "/success": the cart is cleared only once the order is paid. */
   onPaid: () => void;
   /** Shown below the tickets of a paid order (the route puts the resend form there). */
   ticketExtras?: (order: OrderSummary) => ReactNode;
@@ -39,7 +39,7 @@ function sitePath(url: string | null | undefined): string | null {
   return url && url.startsWith('/') && !url.startsWith('//') ? url : null;
 }
 
-/** DESIGN "Tickets and the door": the paid order's tickets, each with its own page. */
+/** rules "Tickets and the door": the paid order's tickets, each with its own page. */
 function OrderTickets({ order }: { order: OrderSummary }) {
   // Older servers send no tickets field; the schema's default is not applied in the browser.
   const tickets = order.tickets ?? [];
@@ -72,6 +72,19 @@ function OrderTickets({ order }: { order: OrderSummary }) {
           </ButtonLink>
         </div>
       ) : null}
+    </section>
+  );
+}
+
+export const DETAILS_WITHHELD_TEXT =
+  'Tickets und E-Mail-Adresse zeigen wir hier nur bis 24 Stunden nach der Zahlung. Deine Tickets findest du in der Bestellbestätigung per E-Mail – fehlt sie, schicken wir sie dir gern noch einmal.';
+
+/** A day after the payment the server withholds tickets and address: point to the mail. */
+function WithheldDetails() {
+  return (
+    <section className={styles.tickets} aria-labelledby="order-tickets">
+      <h3 id="order-tickets">Deine Tickets</h3>
+      <p className={styles.hint}>{DETAILS_WITHHELD_TEXT}</p>
     </section>
   );
 }
@@ -184,9 +197,9 @@ export function SuccessView({ sessionId, onPaid, ticketExtras }: SuccessViewProp
           Deine Zahlung ist eingegangen.
           {order.email ? ` Die Bestätigung geht an ${order.email}.` : ''} Wir freuen uns auf dich!
         </p>
-        <OrderTickets order={order} />
+        {order.detailsWithheld ? <WithheldDetails /> : <OrderTickets order={order} />}
         <OrderLines order={order} />
-        {(order.tickets ?? []).length > 0 ? ticketExtras?.(order) : null}
+        {(order.tickets ?? []).length > 0 || order.detailsWithheld ? ticketExtras?.(order) : null}
         <div className={styles.actions}>
           <ButtonLink to={paths.home}>Zur Startseite</ButtonLink>
         </div>

@@ -7,7 +7,7 @@ function renderForm() {
   return renderRoutes([{ path: '/contact', element: <ContactForm /> }], '/contact');
 }
 
-describe('Contact form (DESIGN "/contact")', () => {
+describe('Contact form (rules "/contact")', () => {
   it('names what is missing beside each field, tied to it, and focuses the first one', async () => {
     const user = userEvent.setup();
     const { calls } = mockFetch({});

@@ -26,7 +26,7 @@ const EMPTY: ContactRequest = {
   website: '',
 };
 
-/** The shared schema decides, so browser and server say the same thing (DESIGN "/contact"). */
+/** The shared schema decides, so browser and server say the same thing (rules "/contact"). */
 function validate(values: ContactRequest): Errors {
   const result = contactRequestSchema.safeParse(values);
   if (result.success) return {};

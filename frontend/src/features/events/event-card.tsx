@@ -42,7 +42,7 @@ export function EventCard({ event }: { event: EventSummary }) {
           {event.past ? (
             <span className={styles.price}>Vergangen</span>
           ) : (
-            // DESIGN "Everything the shop sells": "ab" only when the tiers cost different amounts.
+            // rules "Everything the shop sells": "ab" only when the tiers cost different amounts.
             <Price
               className={styles.price}
               price={event.price}

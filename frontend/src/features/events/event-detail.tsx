@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Link } from 'react-router';
 import {
   type EventDetail,
   formatLongDate,
@@ -7,7 +6,7 @@ import {
   type Variant,
   variantLabel,
 } from '@awhh/machines';
-import { api, paths } from '@/config/paths';
+import { api } from '@/config/paths';
 import {
   choiceLegend,
   firstOpenVariant,
@@ -16,7 +15,8 @@ import {
 } from '@/lib/use-offer-choice';
 import { useHydrated } from '@/lib/use-hydrated';
 import { Button } from '@/components/ui/button';
-import { Alert, Skeleton } from '@/components/ui/feedback';
+import { AddedToCart, type AddedToCartProps } from '@/components/ui/added-to-cart';
+import { Skeleton } from '@/components/ui/feedback';
 import { Price } from '@/components/ui/price';
 import { QuantityStepper } from '@/components/ui/quantity-stepper';
 import { VariantChoice } from '@/components/ui/variant-choice';
@@ -36,27 +36,29 @@ export interface EventDetailViewProps {
    * Puts the tickets into the cart (wired by the route; features do not know each other).
    * `variant`: the chosen ticket tier of a variable event.
    */
-  onAdd: (quantity: number, variant?: Variant) => void;
+  onAdd: (quantity: number, variant?: Variant) => number | void;
 }
 
 const tierOptions = (variants: readonly Variant[]) =>
   variantOptions(variants, (v) => availabilityLabel(v.availability, v.available, 'Verfügbar'));
 
-function addedText(quantity: number, tier: string | null): string {
+/** "2 Tickets „VIP“": what went into the cart. */
+function ticketsText(quantity: number, tier: string | null): string {
   const tickets = quantity === 1 ? '1 Ticket' : `${quantity} Tickets`;
-  const named = tier ? `${tickets} „${tier}“` : tickets;
-  return `${named} ${quantity === 1 ? 'wurde' : 'wurden'} in den Warenkorb gelegt.`;
+  return tier ? `${tickets} „${tier}“` : tickets;
 }
 
 /**
- * DESIGN "Event page": name, German date and time, venue, image, description, price, stock;
- * DESIGN "Everything the shop sells": a variable event is booked as one of its ticket tiers.
+ * rules "Event page": name, German date and time, venue, image, description, price, stock;
+ * rules "Everything the shop sells": a variable event is booked as one of its ticket tiers.
  */
 export function EventDetailView({ event: catalogEvent, onAdd }: EventDetailViewProps) {
   const hydrated = useHydrated();
-  // DESIGN "Waiting list": places held by open checkouts and offers are not for sale, though
+  // rules "Waiting list": places held by open checkouts and offers are not for sale, though
   // the catalog's stock still counts them; once in the browser the page asks the checkout.
-  const live = useLiveAvailability(catalogEvent.id);
+  // Asked again when the waiting list answers that places are on sale after all.
+  const [liveAsked, setLiveAsked] = useState(0);
+  const live = useLiveAvailability(catalogEvent.id, liveAsked);
   const event = useMemo(() => withLiveAvailability(catalogEvent, live), [catalogEvent, live]);
   const choice = useOfferChoice(event);
   const { offer, variant } = choice;
@@ -67,12 +69,12 @@ export function EventDetailView({ event: catalogEvent, onAdd }: EventDetailViewP
     const open = firstOpenVariant(event.variants);
     if (open) choose(open.id);
   }, [variant, event.variants, choose]);
-  const [added, setAdded] = useState<{ quantity: number; tier: string | null } | null>(null);
+  const [added, setAdded] = useState<AddedToCartProps['added']>(null);
   const date = formatLongDate(event.startsAt);
   const time = formatTime(event.startsAt);
   const soldOut = offer.availability === 'sold_out';
   const bookable = !soldOut && !event.past && (!choice.variable || variant !== undefined);
-  // DESIGN "Waiting list": a sold-out event, or each sold-out tier, can be waited for.
+  // rules "Waiting list": a sold-out event, or each sold-out tier, can be waited for.
   const waitable: WaitlistUnit[] = event.past
     ? []
     : choice.variable
@@ -116,7 +118,7 @@ export function EventDetailView({ event: catalogEvent, onAdd }: EventDetailViewP
           ) : null}
         </dl>
         <h2 className={styles.about}>Über den Abend</h2>
-        {/* Sanitised on the server (DESIGN: HTML sanitized). */}
+        {/* Sanitised on the server (rules "/blog"). */}
         <div className="prose" dangerouslySetInnerHTML={{ __html: event.descriptionHtml }} />
       </div>
       <aside className={styles.aside} aria-label="Tickets">
@@ -135,11 +137,9 @@ export function EventDetailView({ event: catalogEvent, onAdd }: EventDetailViewP
             <form
               onSubmit={(e) => {
                 e.preventDefault();
-                onAdd(choice.quantity, variant);
-                setAdded({
-                  quantity: choice.quantity,
-                  tier: variant ? variant.name || variantLabel(variant.attributes) : null,
-                });
+                const took = onAdd(choice.quantity, variant) ?? choice.quantity;
+                const tier = variant ? variant.name || variantLabel(variant.attributes) : null;
+                setAdded({ took, wanted: choice.quantity, what: ticketsText(took, tier) });
               }}
             >
               {choice.variable ? (
@@ -169,6 +169,7 @@ export function EventDetailView({ event: catalogEvent, onAdd }: EventDetailViewP
                     setAdded(null);
                   }}
                 />
+                {choice.limitNote ? <span className={panel.label}>{choice.limitNote}</span> : null}
               </div>
               {/* Enabled once the page is hydrated: before, a click would do nothing. */}
               <Button type="submit" block disabled={!hydrated}>
@@ -180,16 +181,10 @@ export function EventDetailView({ event: catalogEvent, onAdd }: EventDetailViewP
               {event.past ? 'Vergangen' : 'Ausverkauft'}
             </Button>
           )}
-          <div aria-live="polite" className={panel.added}>
-            {added !== null ? (
-              <Alert tone="success" title="Im Warenkorb">
-                <p>
-                  {addedText(added.quantity, added.tier)} <Link to={paths.cart}>Zum Warenkorb</Link>
-                </p>
-              </Alert>
-            ) : null}
-          </div>
-          {waitable.length > 0 ? <WaitlistJoin units={waitable} /> : null}
+          <AddedToCart added={added} />
+          {waitable.length > 0 ? (
+            <WaitlistJoin units={waitable} onPlacesFree={() => setLiveAsked((n) => n + 1)} />
+          ) : null}
           {!event.past && event.startsAt ? (
             <a className={styles.calendar} href={api.eventCalendar(event.slug)} download>
               Zum Kalender hinzufügen

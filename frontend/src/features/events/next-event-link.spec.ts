@@ -1,7 +1,7 @@
 import { mockFetch } from '../../../test/helpers';
 import { loadNextEventLink } from './next-event-link';
 
-describe('loadNextEventLink (SPEC §4)', () => {
+describe('loadNextEventLink (rules §4)', () => {
   it('applies the shared rule to the product feed: earliest upcoming event wins', async () => {
     const day = 86_400_000;
     mockFetch({

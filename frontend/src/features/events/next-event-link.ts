@@ -5,7 +5,7 @@ import { apiGet } from '@/lib/api-client';
 
 let cached: Promise<string> | null = null;
 
-/** SPEC §4: the next-event link from the product feed, computed by the shared rule. */
+/** rules §4: the next-event link from the product feed, computed by the shared rule. */
 export function loadNextEventLink(): Promise<string> {
   // The rule (event dates in Berlin time) loads beside the feed instead of with every page:
   // the header is on each first load, and its link may wait for the feed anyway.

@@ -1,2 +1,2 @@
-// SPEC §4 "Next event": the shared rule, in a chunk of its own (see next-event-link.ts).
+// rules §4 "Next event": the shared rule, in a chunk of its own (see next-event-link.ts).
 export { nextEventLink } from '@awhh/machines';

@@ -10,7 +10,7 @@ export function fetchMail(id: string, signal?: AbortSignal): Promise<MailMessage
   return apiGet<MailMessage>(api.mailMessage(id), signal);
 }
 
-/** DESIGN "Tickets and the door": the embedded door code, shown beside the test mails. */
+/** rules "Tickets and the door": the embedded door code, shown beside the test mails. */
 export const MAIL_TEST_INFO_URL = '/api/mail-test';
 
 export function fetchMailTestInfo(signal?: AbortSignal): Promise<MailTestInfo> {

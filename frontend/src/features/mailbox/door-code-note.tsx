@@ -7,7 +7,7 @@ import styles from './mailbox.module.css';
 const DOOR_PATH = '/einlass';
 
 /**
- * DESIGN "Tickets and the door": while everything runs on the embedded defaults, the
+ * rules "Tickets and the door": while everything runs on the embedded defaults, the
  * generated door code is shown here, so a test purchase can be checked in at /einlass.
  * A configured CHECKIN_CODE is never shown (the API answers null).
  */

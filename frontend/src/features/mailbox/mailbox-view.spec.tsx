@@ -45,7 +45,7 @@ function renderMailbox(replies: Parameters<typeof mockFetch>[0]) {
   return fetchMock;
 }
 
-describe('/mail-test, the embedded mailbox (DESIGN "Tickets and the door")', () => {
+describe('/mail-test, the embedded mailbox (rules "Tickets and the door")', () => {
   it('lists recipient, subject, time and attachments, and opens the newest mail sandboxed', async () => {
     renderMailbox({
       'GET /api/mail-test/messages': { body: summaries },

@@ -113,7 +113,7 @@ export interface MailboxViewProps {
   onSelect: (id: string) => void;
 }
 
-/** DESIGN "Tickets and the door": the embedded mailbox, only while payments and mail are embedded. */
+/** rules "Tickets and the door": the embedded mailbox, only while payments and mail are embedded. */
 export function MailboxView({ selectedId, onSelect }: MailboxViewProps) {
   const [list, setList] = useState<ListState>({ kind: 'loading' });
   const [message, setMessage] = useState<MessageState>({ kind: 'idle' });

@@ -44,7 +44,7 @@ export function MerchCard({ item }: { item: MerchSummary }) {
   );
 }
 
-/** DESIGN "Everything the shop sells": merch is listed on `/`. */
+/** rules "Everything the shop sells": merch is listed on `/`. */
 export function MerchGrid({ items }: { items: MerchSummary[] }) {
   return (
     <ul className={styles.grid}>

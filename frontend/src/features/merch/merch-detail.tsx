@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { type MerchDetail, type Variant, variantLineName } from '@awhh/machines';
-import { paths } from '@/config/paths';
 import { choiceLegend, useOfferChoice, variantOptions } from '@/lib/use-offer-choice';
 import { useHydrated } from '@/lib/use-hydrated';
 import { Button } from '@/components/ui/button';
-import { Alert, Skeleton } from '@/components/ui/feedback';
+import { AddedToCart, type AddedToCartProps } from '@/components/ui/added-to-cart';
+import { Skeleton } from '@/components/ui/feedback';
 import { Price } from '@/components/ui/price';
 import { QuantityStepper } from '@/components/ui/quantity-stepper';
 import { VariantChoice } from '@/components/ui/variant-choice';
@@ -17,18 +16,18 @@ import './merch-detail.css';
 export interface MerchDetailViewProps {
   item: MerchDetail;
   /** Puts the item into the cart (wired by the route); `variant`: the chosen size. */
-  onAdd: (quantity: number, variant?: Variant) => void;
+  onAdd: (quantity: number, variant?: Variant) => number | void;
 }
 
 const sizeOptions = (variants: readonly Variant[]) =>
   variantOptions(variants, (v) => stockLabel(v.availability, v.available));
 
-/** DESIGN "Everything the shop sells": a merch page, `/merch/{slug}`. */
+/** rules "Everything the shop sells": a merch page, `/merch/{slug}`. */
 export function MerchDetailView({ item, onAdd }: MerchDetailViewProps) {
   const hydrated = useHydrated();
   const choice = useOfferChoice(item);
   const { offer, variant } = choice;
-  const [added, setAdded] = useState<{ quantity: number; name: string } | null>(null);
+  const [added, setAdded] = useState<AddedToCartProps['added']>(null);
   const soldOut = offer.availability === 'sold_out';
   const buyable = !soldOut && (!choice.variable || variant !== undefined);
 
@@ -56,11 +55,9 @@ export function MerchDetailView({ item, onAdd }: MerchDetailViewProps) {
             <form
               onSubmit={(e) => {
                 e.preventDefault();
-                onAdd(choice.quantity, variant);
-                setAdded({
-                  quantity: choice.quantity,
-                  name: variant ? variantLineName(item.name, variant.attributes) : item.name,
-                });
+                const took = onAdd(choice.quantity, variant) ?? choice.quantity;
+                const name = variant ? variantLineName(item.name, variant.attributes) : item.name;
+                setAdded({ took, wanted: choice.quantity, what: `${took} × ${name}` });
               }}
             >
               {choice.variable ? (
@@ -88,6 +85,7 @@ export function MerchDetailView({ item, onAdd }: MerchDetailViewProps) {
                     setAdded(null);
                   }}
                 />
+                {choice.limitNote ? <span className={panel.label}>{choice.limitNote}</span> : null}
               </div>
               {/* Enabled once the page is hydrated: before, a click would do nothing. */}
               <Button type="submit" block disabled={!hydrated}>
@@ -99,19 +97,10 @@ export function MerchDetailView({ item, onAdd }: MerchDetailViewProps) {
               Ausverkauft
             </Button>
           )}
-          <div aria-live="polite" className={panel.added}>
-            {added !== null ? (
-              <Alert tone="success" title="Im Warenkorb">
-                <p>
-                  {added.quantity} × {added.name} {added.quantity === 1 ? 'wurde' : 'wurden'} in den
-                  Warenkorb gelegt. <Link to={paths.cart}>Zum Warenkorb</Link>
-                </p>
-              </Alert>
-            ) : null}
-          </div>
+          <AddedToCart added={added} />
         </section>
         <h2 className={styles.about}>Details</h2>
-        {/* Sanitised on the server (DESIGN: HTML sanitized). */}
+        {/* Sanitised on the server (rules "/blog"). */}
         <div className="prose" dangerouslySetInnerHTML={{ __html: item.descriptionHtml }} />
       </div>
     </div>

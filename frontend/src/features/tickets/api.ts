@@ -8,7 +8,7 @@ export function fetchTicket(token: string, signal?: AbortSignal): Promise<Ticket
   return apiGet<Ticket>(api.ticket(token), signal);
 }
 
-/** DESIGN "Tickets and the door": always 202, so nobody learns which addresses have tickets. */
+/** rules "Tickets and the door": always 202, so nobody learns which addresses have tickets. */
 export async function resendTickets(email: string, signal?: AbortSignal): Promise<void> {
   await apiPost<unknown>(api.ticketResend, { email }, signal);
 }

@@ -18,7 +18,7 @@ type Status =
   { kind: 'idle' } | { kind: 'sending' } | { kind: 'done' } | { kind: 'failed'; message: string };
 
 /**
- * DESIGN "Tickets and the door": `POST /api/tickets/resend` answers 202 for any address, so
+ * rules "Tickets and the door": `POST /api/tickets/resend` answers 202 for any address, so
  * the text never says whether tickets exist (no enumeration).
  */
 export function ResendTicketsForm({ defaultEmail }: ResendTicketsFormProps) {

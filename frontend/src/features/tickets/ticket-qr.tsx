@@ -8,7 +8,7 @@ const QUIET_ZONE = 4;
 /** One SVG path of the dark modules, one unit per module, quiet zone included. */
 export function qrPath(text: string): { size: number; d: string } {
   // EC level M: a ~150-character token stays at version 8, coarse enough for a phone
-  // camera reading a screen at arm's length (TOOLCHAIN "Tickets, mail and the door scanner").
+  // camera reading a screen at arm's length.
   const { modules } = create(text, { errorCorrectionLevel: 'M' });
   const n = modules.size;
   let d = '';
@@ -26,7 +26,7 @@ export interface TicketQrProps {
 }
 
 /**
- * DESIGN "Tickets and the door": the signed token as a QR code. Dark modules on white,
+ * rules "Tickets and the door": the signed token as a QR code. Dark modules on white,
  * whatever the theme, drawn as crisp vector edges so it stays sharp at any width.
  */
 export function TicketQr({ token, label }: TicketQrProps) {

@@ -27,7 +27,7 @@ export interface TicketViewProps {
 }
 
 /**
- * DESIGN "Tickets and the door": what the buyer shows at the door. The QR code comes first
+ * rules "Tickets and the door": what the buyer shows at the door. The QR code comes first
  * on a phone; a revoked ticket (refund, cancellation) says so and shows no code at all.
  */
 export function TicketView({ ticket }: TicketViewProps) {

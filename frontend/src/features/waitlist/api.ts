@@ -8,7 +8,7 @@ import type {
 import { waitlistApi as api } from './paths';
 import { apiGet, apiPost } from '@/lib/api-client';
 
-// DESIGN "Waiting list". Trusted as typed, as the other features do: the server validates
+// rules "Waiting list". Trusted as typed, as the other features do: the server validates
 // against the shared schemas and zod stays out of the event page's chunk.
 
 /** Always 202 `{}`: the answer says nothing about whether the address was known. */

@@ -1,4 +1,4 @@
-// DESIGN "Waiting list": its pages and API, kept beside the feature rather than in
+// rules "Waiting list": its pages and API, kept beside the feature rather than in
 // config/paths.ts, which ships in the first-load chunk (its budget has no room left).
 
 export const waitlistPaths = {

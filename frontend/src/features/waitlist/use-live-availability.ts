@@ -8,18 +8,18 @@ interface Stocked {
 }
 
 /**
- * DESIGN "Capacity": the catalog's stock knows nothing of open checkouts and waiting-list
+ * rules "Capacity": the catalog's stock knows nothing of open checkouts and waiting-list
  * offers; the checkout side does. Asked once the page runs in the browser (the server's
  * HTML shows the catalog's word); until then, or when the checkout side does not answer,
- * the catalog's availability stands.
+ * the catalog's availability stands. A change of `asked` asks again.
  */
-export function useLiveAvailability(productId: number): LiveAvailability | null {
+export function useLiveAvailability(productId: number, asked = 0): LiveAvailability | null {
   const [live, setLive] = useState<LiveAvailability | null>(null);
   useEffect(() => {
     const controller = new AbortController();
     fetchLiveAvailability(productId, controller.signal).then(setLive, () => undefined);
     return () => controller.abort();
-  }, [productId]);
+  }, [productId, asked]);
   return live;
 }
 

@@ -6,7 +6,7 @@ import { fetchWaitlistCounts } from './api';
 import styles from './waitlist.module.css';
 
 /**
- * DESIGN "Waiting list" for the organizer, on the public status page (DESIGN "Test pages":
+ * rules "Waiting list" for the organizer, on the public status page (rules "Test pages":
  * no personal data): how many confirmed entries wait and how many offers hold places, per
  * event and tier. Counts only, never an address.
  */

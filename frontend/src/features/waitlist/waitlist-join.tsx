@@ -2,7 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { INVALID_EMAIL_MESSAGE, isEmailAddress, WAITLIST_MAX_QUANTITY } from '@awhh/machines';
 import { paths } from '@/config/paths';
-import { errorText } from '@/lib/api-client';
+import { ApiRequestError, errorText } from '@/lib/api-client';
 import { useHydrated } from '@/lib/use-hydrated';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/feedback';
@@ -26,6 +26,8 @@ export interface WaitlistUnit {
 
 export interface WaitlistJoinProps {
   units: readonly WaitlistUnit[];
+  /** Places are on sale after all (the server's 409): the page asks for the availability again. */
+  onPlacesFree?: () => void;
 }
 
 type FieldName = 'email' | 'consent';
@@ -44,11 +46,11 @@ function validate(email: string, consent: boolean): Errors {
 const unitKey = (u: WaitlistUnit) => `${u.productId}:${u.variationId ?? ''}`;
 
 /**
- * DESIGN "Waiting list": "Auf die Warteliste" on a sold-out event or tier. E-mail, how many
+ * rules "Waiting list": "Auf die Warteliste" on a sold-out event or tier. E-mail, how many
  * places (1–4) and the privacy consent; the answer is the same for every address, and the
  * entry counts only once the address is confirmed through the mail (double opt-in).
  */
-export function WaitlistJoin({ units }: WaitlistJoinProps) {
+export function WaitlistJoin({ units, onPlacesFree }: WaitlistJoinProps) {
   const hydrated = useHydrated();
   const ids = {
     heading: useId(),
@@ -65,6 +67,8 @@ export function WaitlistJoin({ units }: WaitlistJoinProps) {
   const [touched, setTouched] = useState<Partial<Record<FieldName, boolean>>>({});
   const [status, setStatus] = useState<'idle' | 'sending' | 'sent'>('idle');
   const [serverError, setServerError] = useState<string | null>(null);
+  // The server takes entries only while everything is taken; it says so with a 409.
+  const [placesFree, setPlacesFree] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const errors = validate(email, consent);
   const shown = (field: FieldName) => (touched[field] ? errors[field] : undefined);
@@ -82,6 +86,7 @@ export function WaitlistJoin({ units }: WaitlistJoinProps) {
     }
     setStatus('sending');
     setServerError(null);
+    setPlacesFree(false);
     try {
       await joinWaitlist({
         productId: chosen!.productId,
@@ -93,6 +98,7 @@ export function WaitlistJoin({ units }: WaitlistJoinProps) {
       setStatus('sent');
     } catch (error) {
       setServerError(errorText(error));
+      setPlacesFree(error instanceof ApiRequestError && error.status === 409);
       setStatus('idle');
     }
   }
@@ -131,7 +137,16 @@ export function WaitlistJoin({ units }: WaitlistJoinProps) {
         </Button>
       ) : (
         <form ref={formRef} className={styles.form} noValidate onSubmit={(e) => void submit(e)}>
-          {serverError ? (
+          {serverError && placesFree ? (
+            <Alert tone="info" title="Noch Plätze frei">
+              <p>{serverError}</p>
+              {onPlacesFree ? (
+                <Button variant="secondary" onClick={onPlacesFree}>
+                  Freie Plätze anzeigen
+                </Button>
+              ) : null}
+            </Alert>
+          ) : serverError ? (
             <Alert tone="error" title="Nicht eingetragen">
               <p>{serverError}</p>
             </Alert>

@@ -14,7 +14,7 @@ import { declineOffer, unsubscribe } from './api';
 import { waitlistPaths } from './paths';
 import styles from './waitlist.module.css';
 
-// DESIGN "Waiting list": the pages the mails link to, in German, each state said plainly.
+// rules "Waiting list": the pages the mails link to, in German, each state said plainly.
 
 function places(quantity: number): string {
   return quantity === 1 ? '1 Platz' : `${quantity} Plätze`;
