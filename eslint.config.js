@@ -1,4 +1,4 @@
-// Lint for every workspace. Import boundaries follow STYLE.md: frontend → machines,
+// Lint for every workspace. Imports flow one way (docs/architecture.md): frontend → machines,
 // backend → machines, tests → everything; machines imports only xstate and zod.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 
 const noAppImports = {
   group: ['@awhh/frontend', '@awhh/backend', '**/frontend/src/**', '**/backend/src/**'],
-  message: 'Nothing imports the frontend or the backend from outside (STYLE.md).',
+  message: 'Nothing imports the frontend or the backend from outside (docs/architecture.md).',
 };
 
 export default tseslint.config(

@@ -3,6 +3,7 @@
 // the same template as the container, one products and one checkout process from the same
 // build, on DATABASE_URL or SQLite under .stack/. Also imported by tests/stack/.
 import { spawn, spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import {
   copyFileSync,
   createWriteStream,
@@ -60,6 +61,20 @@ http {
 `;
 }
 
+/**
+ * The stack's own ticket signing key (production requires one), made once into its state
+ * directory, readable by the owner only, so tickets stay valid across restarts.
+ */
+export function stackSigningKey(dir) {
+  const file = join(dir, 'ticket-signing-key.pem');
+  if (existsSync(file)) return readFileSync(file, 'utf8');
+  const pem = generateKeyPairSync('ed25519')
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString();
+  writeFileSync(file, pem, { mode: 0o600, flag: 'wx' });
+  return pem;
+}
+
 /** Writes the nginx prefix directory; returns the args to run it. */
 export function prepareNginx({ dir, port, host, productsPort, checkoutPort, staticRoot }) {
   // A fresh microcache, as a new container has: pages cached before a rebuild name bundles
@@ -70,6 +85,8 @@ export function prepareNginx({ dir, port, host, productsPort, checkoutPort, stat
   copyFileSync('/etc/nginx/mime.types', join(dir, 'conf/mime.types'));
   for (const file of [
     'security-headers.conf',
+    'access-log.conf',
+    'security-header-maps.conf',
     'proxy.conf',
     'catalog-cache.conf',
     'page-cache.conf',
@@ -153,6 +170,10 @@ export async function startStack(options = {}) {
   if (!existsSync(main))
     throw new Error('backend/dist/main.js is missing: run `npm run build` first');
   mkdirSync(join(dir, 'logs'), { recursive: true });
+  // The processes run as in the image (NODE_ENV=production), which takes the test provider
+  // only when named: without a Stripe key the local stack is a test site on purpose.
+  const paymentProvider = env.PAYMENT_PROVIDER || (env.STRIPE_SECRET_KEY ? '' : 'test');
+  const ticketSigningKey = env.TICKET_SIGNING_KEY || stackSigningKey(dir);
 
   const publicUrl = env.PUBLIC_URL || `http://localhost:${port}`;
   const databaseUrl = env.DATABASE_URL || `sqlite:${join(dir, 'awhh.db')}`;
@@ -179,8 +200,12 @@ export async function startStack(options = {}) {
       env: {
         ...env,
         NODE_ENV: env.NODE_ENV ?? 'production',
+        PAYMENT_PROVIDER: paymentProvider,
+        TICKET_SIGNING_KEY: ticketSigningKey,
         PORT: String(apiPort),
         HOST: '127.0.0.1',
+        // The stack's nginx runs on loopback: only it may name the client (X-Forwarded-For).
+        TRUST_PROXY: env.TRUST_PROXY || '127.0.0.1',
         MODULES: modules,
         DATABASE_URL: databaseUrl,
         PUBLIC_URL: publicUrl,

@@ -9,6 +9,19 @@ import { type BackendProcess, startBackend } from '../fault/support/backend-proc
 import { startStackCli, type RunningStack } from '../stack/stack-support.js';
 import { REPO_ROOT } from '../support/site.js';
 import { measureFrontend } from './frontend-size.js';
+import {
+  type BenchResult,
+  type BenchRow,
+  median,
+  readmeBlock,
+  replaceBenchBlock,
+  resultsMarkdown,
+  resultStamp,
+  routeSizeMetric,
+  stableNote,
+  table,
+  verdict,
+} from './report.js';
 import { checkinRows, measureCheckin } from './checkin.bench.js';
 import { measureTickets, percentile } from './tickets.bench.js';
 import { measureWaitlist, WAITLIST_BUDGET_P95_MS } from './waitlist.bench.js';
@@ -17,7 +30,8 @@ import { measureWaitlist, WAITLIST_BUDGET_P95_MS } from './waitlist.bench.js';
  * The performance figures on this machine, over loopback: sizes, Lighthouse, feed and checkout
  * throughput. Every figure is the median of RUNS runs, and every ratio compares two
  * figures taken side by side in the same run. Prints one table, writes
- * bench/results/<timestamp>.json and the README table between its markers.
+ * bench/results/<timestamp>.json (and the same run as Markdown beside it) and the README
+ * table between its markers (report.ts formats both).
  */
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -41,33 +55,17 @@ type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as Autocannon;
 
-interface Row {
-  group: string;
-  metric: string;
-  value: number | null;
-  unit: string;
-  budget?: { op: '<=' | '>=' | '='; value: number };
-  runs?: number[];
-  note?: string;
-}
-
-const rows: Row[] = [];
+const rows: BenchRow[] = [];
 const lighthouseFindings = new Map<string, string[]>();
 const notes: string[] = [];
 const started = new Date();
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 function row(
   group: string,
   metric: string,
   runs: number[] | number | null,
   unit: string,
-  budget?: Row['budget'],
+  budget?: BenchRow['budget'],
 ) {
   const list = Array.isArray(runs) ? runs : runs === null ? [] : [runs];
   rows.push({
@@ -78,42 +76,6 @@ function row(
     budget,
     runs: Array.isArray(runs) ? runs : undefined,
   });
-}
-
-function verdict(r: Row): string {
-  if (!r.budget) return '';
-  if (r.value === null) return 'n/a';
-  const { op, value } = r.budget;
-  const ok = op === '<=' ? r.value <= value : op === '>=' ? r.value >= value : r.value === value;
-  return ok ? 'ok' : 'MISSED';
-}
-
-function show(r: Row): string {
-  if (r.value === null) return 'n/a';
-  if (r.unit === 'B') return `${(r.value / KB).toFixed(1)} KB`;
-  if (r.unit === 'ms') return `${r.value.toFixed(r.value < 10 ? 1 : 0)} ms`;
-  if (r.unit === 'x') return `${r.value.toFixed(2)} ×`;
-  if (r.unit === 'req/s') return `${Math.round(r.value)} req/s`;
-  if (r.unit === 'score') return String(Math.round(r.value));
-  return `${Number.isInteger(r.value) ? r.value : r.value.toFixed(3)}${r.unit ? ' ' + r.unit : ''}`;
-}
-
-function showBudget(r: Row): string {
-  if (!r.budget) return '';
-  const shown = show({ ...r, value: r.budget.value });
-  return `${r.budget.op === '<=' ? '≤' : r.budget.op === '>=' ? '≥' : '='} ${shown}`;
-}
-
-function table(): string {
-  const header = ['', 'metric', 'median', 'budget', ''];
-  const lines = rows.map((r) => [r.group, r.metric, show(r), showBudget(r), verdict(r)]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  return [
-    fmt(header),
-    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
-    ...lines.map(fmt),
-  ].join('\n');
 }
 
 async function load(options: Record<string, unknown>): Promise<AutocannonResult> {
@@ -172,7 +134,7 @@ function measureSizes(): void {
   row('size', 'first load / JS (gzip)', sizes.firstLoadJs, 'B', { op: '<=', value: 110 * KB });
   row('size', 'first load / CSS (gzip)', sizes.firstLoadCss, 'B', { op: '<=', value: 20 * KB });
   for (const route of sizes.routes) {
-    row('size', `route ${route.route}: JS + CSS added (gzip)`, route.js + route.css, 'B');
+    row('size', routeSizeMetric(route.route), route.js + route.css, 'B');
   }
 }
 
@@ -275,8 +237,9 @@ async function measureFloor(base: string): Promise<void> {
 }
 
 /**
- * DESIGN "Rendering": each page next to its no-JavaScript ceiling (the same server HTML as
- * a static file without scripts), measured in turn in the same run.
+ * Each page next to its no-JavaScript ceiling (the same server HTML as a static file
+ * without scripts), measured in turn in the same run: the ceiling is what the server's
+ * HTML alone paints, so the ratio is what the page's JavaScript costs on top of it.
  */
 async function measureLighthouse(base: string, via: string): Promise<void> {
   const events = (await (await fetch(`${base}/api/events`)).json()) as {
@@ -335,7 +298,7 @@ async function measureLighthouse(base: string, via: string): Promise<void> {
 /**
  * The server-rendered event page through nginx (its microcache in front) against the same
  * HTML as a static file, side by side; then the rendering process alone (a cookie bypasses
- * the microcache, DESIGN "Rendering").
+ * the microcache: nginx never answers a request with a cookie from its shared cache).
  */
 async function measurePages(base: string): Promise<void> {
   const events = (await (await fetch(`${base}/api/events`)).json()) as {
@@ -639,8 +602,8 @@ async function loadCheckout(
 }
 
 /**
- * DESIGN "Tickets and the door": the door's ticket list, sync and verdict; DESIGN "Waiting
- * list": a freed place to the offer mail at the SMTP server.
+ * The door's budgets (ticket list, sync and verdict, checkin.bench.ts) and the waiting
+ * list's (a freed place to the offer mail at the SMTP server, waitlist.bench.ts).
  */
 async function measureDoorAndWaitlist(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'awhh-bench-door-'));
@@ -667,7 +630,7 @@ async function measureDoorAndWaitlist(): Promise<void> {
   }
 }
 
-/** DESIGN "Tickets and the door": paid → mail at the SMTP server, and one ticket's PDF. */
+/** The ticket budgets (tickets.bench.ts): paid → mail at the SMTP server, one ticket's PDF. */
 async function measureTicketMail(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'awhh-bench-mail-'));
   try {
@@ -695,41 +658,33 @@ async function measureTicketMail(): Promise<void> {
   }
 }
 
-function writeResults(): string {
+function result(): BenchResult {
+  const cpu = cpus();
+  return {
+    startedAt: started.toISOString(),
+    finishedAt: new Date().toISOString(),
+    machine: { cpus: cpu.length, model: cpu[0]?.model ?? '', node: process.version },
+    runs: RUNS,
+    loadSeconds: LOAD_SECONDS,
+    rows: rows.map((r) => ({ ...r, verdict: verdict(r) || undefined })),
+    notes,
+    parts: PARTS,
+  };
+}
+
+/** The run's record: its JSON, and the same run as Markdown beside it. */
+function writeResults(run: BenchResult): string {
   const dir = join(REPO_ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
-  const stamp = started.toISOString().replace(/[:.]/g, '-');
-  const file = join(dir, `${stamp}.json`);
-  const cpu = cpus();
-  writeFileSync(
-    file,
-    JSON.stringify(
-      {
-        startedAt: started.toISOString(),
-        finishedAt: new Date().toISOString(),
-        machine: { cpus: cpu.length, model: cpu[0]?.model ?? '', node: process.version },
-        runs: RUNS,
-        loadSeconds: LOAD_SECONDS,
-        rows: rows.map((r) => ({ ...r, verdict: verdict(r) || undefined })),
-        notes,
-      },
-      null,
-      2,
-    ) + '\n',
-  );
+  const file = join(dir, `${resultStamp(run.startedAt)}.json`);
+  writeFileSync(file, JSON.stringify(run, null, 2) + '\n');
+  writeFileSync(file.replace(/\.json$/, '.md'), resultsMarkdown(run));
   return file;
 }
 
-function updateReadme(text: string): void {
+function updateReadme(run: BenchResult): void {
   const path = join(REPO_ROOT, 'README.md');
-  const readme = readFileSync(path, 'utf8');
-  const start = '<!-- bench:start -->';
-  const end = '<!-- bench:end -->';
-  const block = `${start}\n${text}\n${end}`;
-  const next = readme.includes(start)
-    ? readme.replace(new RegExp(`${start}[\\s\\S]*?${end}`), block)
-    : `${readme.trimEnd()}\n\n## Benchmarks\n\n\`npm run bench\` (about 4 minutes on 2 cores; not part of \`npm test\`) measures the performance budgets on this machine over loopback and writes every figure to \`bench/results/<timestamp>.json\`. Latest run:\n\n${block}\n`;
-  writeFileSync(path, next);
+  writeFileSync(path, replaceBenchBlock(readFileSync(path, 'utf8'), readmeBlock(run)));
 }
 
 /**
@@ -759,10 +714,10 @@ describe('benchmark', () => {
     if (part('tickets')) await measureTicketMail();
     if (part('door')) await measureDoorAndWaitlist();
 
-    const file = writeResults();
-    const header = `${started.toISOString()} · ${cpus().length} cores · Node ${process.version} · medians of ${RUNS} runs, ${LOAD_SECONDS} s each`;
-    const text = `${header}\n\n${table()}${notes.length ? `\n\nNotes:\n${notes.map((n) => `- ${n}`).join('\n')}` : ''}`;
-    if (!PARTS) updateReadme(text);
-    process.stdout.write(`\n${text}\n\nwritten to ${file}\n`);
+    const run = result();
+    const file = writeResults(run);
+    if (!PARTS) updateReadme(run);
+    const text = `${table(run.rows)}${notes.length ? `\n\nNotes:\n${notes.map((n) => `- ${stableNote(n)}`).join('\n')}` : ''}`;
+    process.stdout.write(`\n${text}\n\nwritten to ${file} and beside it as Markdown\n`);
   });
 });

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
+import { MAX_UNITS_PER_ORDER } from '@awhh/machines';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { FakeWooCommerce } from '../support/fake-woocommerce.js';
 import { REPO_ROOT, type RunningSite, startSite } from '../support/site.js';
@@ -10,9 +11,10 @@ import { wooEvent } from '../support/woocommerce-fixtures.js';
 import { percentile } from './tickets.bench.js';
 
 /**
- * DESIGN "Tickets and the door" budgets for the door check-in, on one site process (the
- * built backend serving the built frontend) with one event of 2,000+ tickets bought
- * through the test provider:
+ * The budgets of the door check-in (the door's phone loads the whole list before the doors
+ * open and judges every scan offline, so the queue never waits on the network), on one site
+ * process (the built backend serving the built frontend) with one event of 2,000+ tickets
+ * bought through the test provider:
  * - the event's ticket list (`GET /api/checkin/events/:eventId/tickets`) ≤ 150 KB gzip,
  *   compressed here at nginx's gzip_comp_level (and at zlib's default, 6), once before the
  *   doors open and once with every ticket checked in (the largest the list gets);
@@ -53,9 +55,10 @@ export interface CheckinRow {
 }
 
 const KB = 1024;
-/** The most seats of one line in a checkout. */
-const PER_ORDER = 99;
-const ORDERS = Number(process.env.BENCH_CHECKIN_ORDERS ?? 21);
+/** Seats per checkout: the most one order may hold (MAX_TICKETS_PER_ORDER is raised to it). */
+const PER_ORDER = MAX_UNITS_PER_ORDER;
+/** About 2,000 tickets, an evening of a large venue. */
+const ORDERS = Number(process.env.BENCH_CHECKIN_ORDERS ?? 104);
 const SYNC_RUNS = 3;
 const SYNC_SIZE = 500;
 const WARM_UP_SCANS = 20;
@@ -102,6 +105,7 @@ export async function measureCheckin(dataDir: string): Promise<CheckinFigures> {
       ...woo.env,
       DATABASE_URL: `sqlite:${join(dataDir, 'awhh-checkin.db')}`,
       CHECKIN_CODE: CODE,
+      MAX_TICKETS_PER_ORDER: String(PER_ORDER),
       LOG_LEVEL: 'error',
     });
     const url = site.url;
@@ -161,7 +165,7 @@ function gzipKb(body: Buffer, level: number): { nginx: number; level6: number } 
   };
 }
 
-/** One order of 99 seats through the test provider; the tickets' tokens. */
+/** One order of PER_ORDER seats through the test provider; the tickets' tokens. */
 async function buySeats(url: string, i: number): Promise<string[]> {
   // Each order as its own buyer: the checkout's per-address limit is not what is measured.
   const ip = `10.10.${i >> 8}.${(i & 255) + 1}`;

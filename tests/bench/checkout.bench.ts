@@ -75,6 +75,8 @@ async function main(): Promise<void> {
       WOOCOMMERCE_URL: '',
       WOOCOMMERCE_KEY: '',
       WOOCOMMERCE_SECRET: '',
+      // The load comes from many clients named by X-Forwarded-For, as nginx would name them.
+      TRUST_PROXY: '127.0.0.1',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

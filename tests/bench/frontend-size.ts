@@ -25,6 +25,9 @@ export interface FrontendSizes {
 const STATIC_IMPORT = /(?:\bfrom|\bimport)\s*["'`]\.\/([\w.-]+\.js)["'`]/g;
 const MAP_DEPS_FILES = /m\.f=(\[[^\]]*\])/;
 const MAP_DEPS_CALL = /__vite__mapDeps\(\[([0-9,]+)\]\)/g;
+const DYNAMIC_IMPORT = /\bimport\(\s*["'`]\.\/([\w.-]+\.js)["'`]\s*\)/g;
+/** How far before its preload list a route's `import()` may stand (`.then(…)` between). */
+const IMPORT_REACH = 200;
 
 export function measureFrontend(dist: string, homeChunkPrefix = 'home-'): FrontendSizes {
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
@@ -60,34 +63,40 @@ export function measureFrontend(dist: string, homeChunkPrefix = 'home-'): Fronte
   }
   const css = new Set(tags.filter((t) => /rel="stylesheet"/.test(t)).map((t) => attr(t, 'href')!));
 
-  // Lazy routes: Vite wraps each `import()` with the list of files it preloads.
+  // Lazy routes: Vite wraps each `import()` with the list of files it preloads. The route is
+  // the chunk that `import()` loads, not the list's first file: pages opened from outside
+  // list only their stylesheets (the preload note in frontend/vite.config.ts), and their
+  // modules still load when the route opens.
   const entrySource = sourceOf(entry);
   const depsFiles = JSON.parse(MAP_DEPS_FILES.exec(entrySource)?.[1] ?? '[]') as string[];
-  const groups = [...entrySource.matchAll(MAP_DEPS_CALL)].map((m) =>
-    m[1]!.split(',').map((i) => depsFiles[Number(i)]!),
-  );
+  const groups = [...entrySource.matchAll(MAP_DEPS_CALL)].map((m) => {
+    const files = m[1]!.split(',').map((i) => depsFiles[Number(i)]!);
+    const before = entrySource.slice(Math.max(0, m.index - IMPORT_REACH), m.index);
+    const imported = [...before.matchAll(DYNAMIC_IMPORT)].at(-1)?.[1];
+    const chunk = imported ? `assets/${imported}` : files.find((f) => f.endsWith('.js'));
+    return { chunk, files: chunk && !files.includes(chunk) ? [chunk, ...files] : files };
+  });
 
   const baseJs = new Set(js);
   const baseCss = new Set(css);
   const routes: RouteSize[] = [];
-  for (const group of groups) {
-    const chunk = group[0]!;
+  for (const { chunk, files } of groups) {
     const groupJs = new Set<string>();
-    for (const file of group.filter((f) => f.endsWith('.js'))) closure(file, groupJs);
+    for (const file of files.filter((f) => f.endsWith('.js'))) closure(file, groupJs);
     const addedJs = [...groupJs].filter((f) => !baseJs.has(f));
-    const addedCss = group.filter((f) => f.endsWith('.css') && !baseCss.has(f));
+    const addedCss = files.filter((f) => f.endsWith('.css') && !baseCss.has(f));
     routes.push({
-      route: chunk.replace(/^assets\//, '').replace(/-[\w-]{8}\.js$/, ''),
-      chunk,
+      route: chunk ? routeName(chunk) : `without a module (${files.join(', ')})`,
+      chunk: chunk ?? '',
       js: addedJs.reduce((n, f) => n + size(f), 0),
       css: addedCss.reduce((n, f) => n + size(f), 0),
     });
   }
 
   // `/` renders the home route at once, so its chunk belongs to the first load.
-  const home = groups.find((g) => g[0]!.startsWith(`assets/${homeChunkPrefix}`));
+  const home = groups.find((g) => g.chunk?.startsWith(`assets/${homeChunkPrefix}`));
   if (home) {
-    for (const file of home) {
+    for (const file of home.files) {
       if (file.endsWith('.js')) closure(file, js);
       else if (file.endsWith('.css')) css.add(file);
     }
@@ -100,3 +109,7 @@ export function measureFrontend(dist: string, homeChunkPrefix = 'home-'): Fronte
     routes,
   };
 }
+
+/** `assets/waitlist-offer-BPSRgRK4.js` → `waitlist-offer`: the chunk's name without its hash. */
+export const routeName = (chunk: string): string =>
+  chunk.replace(/^assets\//, '').replace(/-[\w-]{8}\.js$/, '');

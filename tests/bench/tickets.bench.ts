@@ -8,9 +8,9 @@ import { SmtpSink } from '../support/smtp-sink.js';
 import { wooEvent } from '../support/woocommerce-fixtures.js';
 
 /**
- * DESIGN "Tickets and the door" budgets: from the paid transition to the ticket mail
- * handed to an SMTP server, for an order of 4 tickets (p95 ≤ 2 s), and rendering one
- * ticket's PDF (≤ 150 ms).
+ * The ticket budgets (the buyer waits for the mail right after paying): from the paid
+ * transition to the ticket mail handed to an SMTP server, for an order of 4 tickets
+ * (p95 ≤ 2 s), and rendering one ticket's PDF (≤ 150 ms).
  */
 
 export interface TicketFigures {

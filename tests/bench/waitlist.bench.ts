@@ -4,8 +4,9 @@ import { type BackendProcess, startBackend } from '../support/backend.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 
 /**
- * DESIGN "Waiting list" budget: from a freed place (the payment page's "Abbrechen" on a
- * checkout that held the tier) to the offer mail handed to an SMTP server, p95 ≤ 5 s. The
+ * The waiting list's budget (a freed place must reach the next visitor while the evening
+ * can still be booked): from a freed place (the payment page's "Abbrechen" on a checkout
+ * that held the tier) to the offer mail handed to an SMTP server, p95 ≤ 5 s. The
  * demo catalog's VIP tier (4 places) is held, one waiting visitor joins and confirms, the
  * hold is canceled, and the clock runs until the offer mail arrives; the offer is then
  * declined, so the next round starts from four free places again.

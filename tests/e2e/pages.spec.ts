@@ -4,7 +4,7 @@ import { CART_STORAGE_KEY, type BlogPostSummary, type EventSummary } from '@awhh
 import { launchBrowser, openPage } from '../support/browser.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
-// Every route of SPEC §2 in Chromium against the built site on the embedded defaults.
+// Every route of rules §2 in Chromium against the built site on the embedded defaults.
 let site: RunningSite;
 let browser: Browser;
 let event: EventSummary;

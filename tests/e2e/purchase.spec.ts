@@ -9,7 +9,7 @@ import {
 import { launchBrowser, openPage } from '../support/browser.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
-// The purchase journey (SPEC §4 Cart, DESIGN "/checkout", "/success") on the embedded defaults (demo catalog, test provider).
+// The purchase journey (rules §4 Cart, rules "/checkout", "/success") on the embedded defaults (demo catalog, test provider).
 let site: RunningSite;
 let browser: Browser;
 let next: EventSummary;
@@ -72,7 +72,7 @@ describe('purchase', () => {
     await order.click();
 
     await page.waitForURL('**/api/checkout/test-provider/**');
-    // DESIGN "Everything the shop sells": the test provider asks for e-mail and name like Stripe.
+    // rules "Everything the shop sells": the test provider asks for e-mail and name like Stripe.
     await page.getByLabel('E-Mail-Adresse').fill('karla@example.org');
     await page.getByLabel('Vollständiger Name').fill('Karla Kundin');
     await page.getByRole('button', { name: 'Jetzt bezahlen' }).click();
@@ -86,7 +86,7 @@ describe('purchase', () => {
     await main.getByText(formatCents(totals.total), { exact: true }).waitFor();
     await main.getByText('Gutschein AFTERWORK10').waitFor();
 
-    // DESIGN "/success": paid → the cart is cleared.
+    // rules "/success": paid → the cart is cleared.
     expect(await header(page).getByTestId('cart-badge').count()).toBe(0);
     expect(await page.evaluate((k) => localStorage.getItem(k), CART_STORAGE_KEY)).toBe('[]');
     expect(await page.evaluate((k) => localStorage.getItem(k), COUPON_STORAGE_KEY)).toBeNull();

@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 describe('smoke', () => {
-  it('npm start mode: the single-process site loads in Chromium with the shell of SPEC §2 and no console errors', async () => {
+  it('npm start mode: the single-process site loads in Chromium with the shell of rules §2 and no console errors', async () => {
     const { page, errors, context } = await openPage(browser);
     const response = await page.goto(site.url + '/');
     expect(response?.status()).toBe(200);

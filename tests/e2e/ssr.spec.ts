@@ -10,7 +10,7 @@ import {
 import { launchBrowser, openPage, VISITOR_USER_AGENT } from '../support/browser.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
-// DESIGN "Rendering": every page is rendered on the server from the route modules the
+// rules "Rendering": every page is rendered on the server from the route modules the
 // browser hydrates. Crawlers and the first paint get the content without JavaScript; the
 // browser takes the HTML over without a hydration mismatch; the cart (local storage)
 // appears after hydration without moving anything.
@@ -111,7 +111,7 @@ describe('content in the HTML (no JavaScript)', () => {
     expect((await crawl('/events/gibt-es-nicht')).status).toBe(404);
   });
 
-  it('a crawler gets the 404 status without the error page (SPEC §2)', async () => {
+  it('a crawler gets the 404 status without the error page (rules §2)', async () => {
     const res = await fetch(`${site.url}/gibt-es-nicht`, {
       headers: { 'user-agent': 'Mozilla/5.0 (compatible; bingbot/2.0)' },
     });

@@ -3,7 +3,7 @@ import type { EventSummary } from '@awhh/machines';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
-// SPEC §4 "Cart": one cart, synchronised between tabs of the same browser.
+// rules §4 "Cart": one cart, synchronised between tabs of the same browser.
 let site: RunningSite;
 let browser: Browser;
 let event: EventSummary;

@@ -7,7 +7,7 @@ import { startTarget, type RunningSite } from '../support/site.js';
 import { jsQR, verifiesWith } from '../support/tickets.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 
-// DESIGN "Tickets and the door" with a real mail server: a purchase made in Chromium
+// rules "Tickets and the door" with a real mail server: a purchase made in Chromium
 // (payments still on the test provider) is mailed over SMTP_URL; the mail's ticket link
 // leads to a QR code that decodes to a token signed by the site; a refund revokes it.
 

@@ -7,7 +7,7 @@ import { addTierToCart, payInTestMode } from '../support/journeys.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 import { jsQR, tampered, verifiesWith } from '../support/tickets.js';
 
-// DESIGN "Tickets and the door" on the embedded defaults: two seats bought with the test
+// rules "Tickets and the door" on the embedded defaults: two seats bought with the test
 // provider become two tickets, listed on /success, each with its own page and QR code,
 // and one mail with two PDFs in the test mailbox (/mail-test).
 

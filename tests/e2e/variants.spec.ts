@@ -4,7 +4,7 @@ import { launchBrowser, openPage } from '../support/browser.js';
 import { payInTestMode } from '../support/journeys.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
-// DESIGN "Everything the shop sells" on the embedded defaults: the demo's tiered event
+// rules "Everything the shop sells" on the embedded defaults: the demo's tiered event
 // (Early Bird sold out, Regulär, VIP on sale with 4 seats) and the T-shirt in sizes.
 const EVENT = 'Sommer-Afterwork auf der MS Hamburg';
 const EVENT_PATH = '/events/sommer-afterwork-ms-hamburg';

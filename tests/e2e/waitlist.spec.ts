@@ -3,7 +3,7 @@ import { launchBrowser, openPage } from '../support/browser.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
-// DESIGN "Waiting list" on the embedded defaults, as the organizer would show it: a tier is
+// rules "Waiting list" on the embedded defaults, as the organizer would show it: a tier is
 // bought out by an open checkout, a second visitor joins its waiting list and confirms
 // through the test mailbox, the first checkout is canceled on the payment page, the offer
 // mail arrives and its link leads to a paid order.

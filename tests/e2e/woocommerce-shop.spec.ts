@@ -10,7 +10,7 @@ import {
 import { openFakeShop, type FakeShop } from '../fault/support/fake-shop.js';
 
 /**
- * DESIGN "Everything the shop sells" against a WooCommerce-shaped server: the built site
+ * rules "Everything the shop sells" against a WooCommerce-shaped server: the built site
  * in its own process, reading the recorded WooCommerce 11 shop (event 42 with the tiers
  * Early Bird 43 sold out, Regulär 44, VIP 45 at 49 € instead of 59 € with 4 left) and
  * paying through a fake Stripe.

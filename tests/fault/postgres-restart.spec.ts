@@ -16,7 +16,7 @@ import {
 } from './support/throwaway-postgres.js';
 
 /**
- * DESIGN "store": PostgreSQL restarts (an upgrade, a failover) while buyers
+ * rules "Store": PostgreSQL restarts (an upgrade, a failover) while buyers
  * check out and Stripe delivers webhooks. Stripe retries a webhook until it gets a 2xx,
  * so every payment must end as exactly one paid order and one WooCommerce order.
  */

@@ -12,7 +12,7 @@ import {
 import { openFakeShop, type FakeShop } from './support/fake-shop.js';
 
 /**
- * DESIGN "The order's life": the webhook is missing or misconfigured and never delivers.
+ * rules "The order's life": the webhook is missing or misconfigured and never delivers.
  * Buyers pay at Stripe and land on /success, whose polling hits two API processes on one
  * store; each paid order is still recorded and handed to WooCommerce exactly once,
  * because an open order is checked with Stripe (reconciliation).

@@ -13,7 +13,7 @@ import {
 import { openFakeShop, type FakeShop } from './support/fake-shop.js';
 
 /**
- * DESIGN "Webhook": a paid order reaches WooCommerce through the outbox, so a process
+ * rules "Webhook": a paid order reaches WooCommerce through the outbox, so a process
  * killed outright (OOM killer, `docker kill`) after the payment was recorded but before
  * the hand-off went through loses nothing and sends nothing twice.
  */

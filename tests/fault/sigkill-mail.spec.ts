@@ -14,7 +14,7 @@ import {
 import { openFakeShop, type FakeShop } from './support/fake-shop.js';
 
 /**
- * DESIGN "Tickets and the door" (E-mail: once per paid order, through the outbox): the
+ * rules "Tickets and the door" (E-mail: once per paid order, through the outbox): the
  * tickets are issued in the paid transition and the mail is a job of the same
  * transaction, so a process killed outright between issuing and sending (OOM killer,
  * `docker kill`) loses no mail, and a restart sends none twice.

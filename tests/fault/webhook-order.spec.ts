@@ -17,7 +17,7 @@ import {
 import { openFakeShop, type FakeShop } from './support/fake-shop.js';
 
 /**
- * DESIGN "Webhook": Stripe delivers events when it likes: before the buyer is back on the
+ * rules "Webhook": Stripe delivers events when it likes: before the buyer is back on the
  * success page, minutes later, twice, or out of order. Whatever the order, a paid session
  * becomes one paid order and one WooCommerce order.
  */
@@ -57,7 +57,7 @@ async function summary(session: FakeSession) {
   return orderSummarySchema.parse(await res.json());
 }
 
-/** WooCommerce orders carrying this order's reference (DESIGN: handed off once). */
+/** WooCommerce orders carrying this order's reference (rules "Webhook": handed off once). */
 function handOffs(session: FakeSession): number {
   return woo.orders.filter((o) => orderReference(o) === session.orderId).length;
 }

@@ -9,7 +9,7 @@ import { wooCoupon, wooEvent } from '../support/woocommerce-fixtures.js';
 import { type BackendProcess, startBackend } from './support/backend-process.js';
 
 /**
- * DESIGN "Errors": when WooCommerce fails in the middle of a purchase, the buyer reads a
+ * rules "Errors": when WooCommerce fails in the middle of a purchase, the buyer reads a
  * German message and keeps the cart (local storage), ready to try again.
  */
 

@@ -13,7 +13,7 @@ import {
 } from './support/backend-process.js';
 
 /**
- * SPEC §7, DESIGN "Errors": WooCommerce is slow and sometimes down. Once the catalog has been
+ * rules §7, rules "Errors": WooCommerce is slow and sometimes down. Once the catalog has been
  * read, visitors keep seeing it (stale-if-error); what needs WooCommerce right now (a
  * coupon re-check at checkout) answers 503 in German, never a hang or a 500.
  */

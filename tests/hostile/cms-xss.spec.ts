@@ -6,7 +6,7 @@ import { startStackCli, type RunningStack } from '../stack/stack-support.js';
 
 /**
  * Whoever can edit a product or a post in WordPress must not be able to run script in a
- * visitor's browser: the server sanitises CMS HTML (DESIGN "/blog") and nginx's CSP forbids
+ * visitor's browser: the server sanitises CMS HTML (rules "/blog") and nginx's CSP forbids
  * inline script (nginx/snippets/security-headers.conf). Every payload below, if it ran, would bump `window.__xss`.
  */
 

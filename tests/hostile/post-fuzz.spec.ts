@@ -9,7 +9,7 @@ import {
 } from '../fault/support/backend-process.js';
 
 /**
- * DESIGN "Errors": every API error is JSON `{statusCode, error, message}` with a German
+ * rules "Errors": every API error is JSON `{statusCode, error, message}` with a German
  * message, and nothing a client sends may produce a 5xx. Every POST endpoint is fed
  * random and malformed bodies, wrong content types, huge and deeply nested bodies.
  */

@@ -11,7 +11,7 @@ import {
 import { openFakeShop, type FakeShop } from '../fault/support/fake-shop.js';
 
 /**
- * DESIGN "Checkout line items": the server never trusts client prices. Whatever a buyer
+ * rules "Checkout line items": the server never trusts client prices. Whatever a buyer
  * puts into the request (prices, quantities, names, coupons), what Stripe is asked to
  * charge is the catalog's price times a valid quantity, minus the coupon as WooCommerce
  * defines it. Read back from the fake Stripe's received form parameters.
@@ -19,7 +19,7 @@ import { openFakeShop, type FakeShop } from '../fault/support/fake-shop.js';
 
 const EVENT = { productId: 901, name: 'Testevent 901', amount: 40, quantity: 1 };
 const MERCH = { productId: 902, name: 'Testevent 902', amount: 12.5, quantity: 1 };
-/** DESIGN "Everything the shop sells": a tiered event, bought only by tier. */
+/** rules "Everything the shop sells": a tiered event, bought only by tier. */
 const TIERED = wooVariable(
   903,
   { name: 'Gestuftes Event', slug: 'gestuftes-event', attribute: 'Ticket' },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { validate } from 'dockerfile-utils';
 import { REPO_ROOT } from '../support/site.js';
 
-// Issue #6: CI validates the compose file and the Dockerfiles statically (no Docker engine).
+// CI validates the compose file and the Dockerfiles statically (no Docker engine).
 
 const DOCKERFILES = ['backend/Dockerfile', 'nginx/Dockerfile'];
 
@@ -37,7 +37,8 @@ describe.each(DOCKERFILES)('%s', (file) => {
     expect(users.length).toBeGreaterThan(0);
     expect(users.at(-1)).not.toMatch(/USER (root|0)\b/);
     expect(instructions.some((l) => /^HEALTHCHECK /i.test(l))).toBe(true);
-    // TOOLCHAIN: `npm ci` fails with this lockfile.
+    // `npm ci` fails with this lockfile: it records no other platforms' optional packages
+    // (`@swc/core-darwin-arm64` …), which `npm ci` insists on; the images use `npm install`.
     expect(instructions.join('\n')).not.toMatch(/npm ci\b/);
   });
 });
@@ -66,6 +67,18 @@ describe('docker-compose.yml', () => {
     expect(config).toMatch(/MODULES: checkout/);
     expect(config).toMatch(/STATIC_DIR: 'off'|STATIC_DIR: "off"|STATIC_DIR: off/);
     expect(config).toMatch(/condition: service_healthy/);
+  });
+
+  it('the API services trust X-Forwarded-For from nginx alone: its fixed address on the subnet', () => {
+    const nginxAddress = /ipv4_address: ([\d.]+)/.exec(compose)?.[1];
+    expect(nginxAddress).toBeDefined();
+    const trusted = [...compose.matchAll(/TRUST_PROXY: (\S+)/g)].map((m) => m[1]);
+    expect(trusted).toEqual([nginxAddress, nginxAddress]);
+    // Nobody else is handed nginx's address: the others draw from ip_range.
+    const range = /ip_range: ([\d.]+)\/(\d+)/.exec(compose);
+    expect(range).not.toBeNull();
+    expect(nginxAddress!.split('.').slice(0, 3)).toEqual(range![1]!.split('.').slice(0, 3));
+    expect(Number(nginxAddress!.split('.')[3])).toBeLessThan(Number(range![1]!.split('.')[3]));
   });
 
   it('publishes only the nginx port', () => {

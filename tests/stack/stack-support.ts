@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePorts, REPO_ROOT } from '../support/site.js';
@@ -76,4 +76,57 @@ export async function startStackCli(env: Record<string, string> = {}): Promise<R
       return exit;
     },
   };
+}
+
+export interface LoneNginx {
+  url: string;
+  /** nginx's prefix directory: conf/, logs/ (access.log, error.log), tmp/. */
+  dir: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * nginx alone, configured as `npm run stack` configures it, with nothing listening on the
+ * upstream ports: both API processes are "down" (every API request gets nginx's own 502).
+ * For tests of nginx itself; it needs no build.
+ */
+export async function startNginxAlone(name: string): Promise<LoneNginx> {
+  const dir = mkdtempSync(join(tmpdir(), `awhh-nginx-${name}-`));
+  const [port, productsPort, checkoutPort] = await freePorts(3);
+  const options = {
+    dir,
+    port,
+    host: '127.0.0.1',
+    productsPort,
+    checkoutPort,
+    staticRoot: staticDir(),
+  };
+  // scripts/stack.mjs is ESM; a child node renders the same config `npm run stack` uses.
+  const script = `import { prepareNginx } from ${JSON.stringify(join(REPO_ROOT, 'scripts', 'stack.mjs'))};
+    console.log(JSON.stringify(prepareNginx(${JSON.stringify(options)})));`;
+  const rendered = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+  });
+  if (rendered.status !== 0) throw new Error(rendered.stderr);
+  const args = JSON.parse(rendered.stdout.trim().split('\n').pop()!) as string[];
+  const nginx = spawn(process.env.NGINX_BIN ?? '/usr/sbin/nginx', args, { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  // nginx's own health location: answered without an upstream and never logged.
+  for (let i = 0; i < 100; i++) {
+    const up = await fetch(`${url}/_nginx/health`).then(
+      () => true,
+      () => false,
+    );
+    if (up) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const stop = async () => {
+    if (nginx.exitCode === null) {
+      const exited = new Promise((r) => nginx.once('exit', r));
+      nginx.kill('SIGQUIT');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { url, dir, stop };
 }

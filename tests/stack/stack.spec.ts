@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import { startStackCli, type RunningStack } from './stack-support.js';
 
-// Issue #6: the production topology (nginx → products | checkout) run for real through
+// The production topology (nginx → products | checkout) run for real through
 // `npm run stack`: routing, headers, limits, status codes and what crawlers read.
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON-LD is checked field by field
@@ -71,7 +71,7 @@ describe('routing through nginx', () => {
     expect(res.headers.get('x-served-by')).toBe('checkout');
   });
 
-  it('never caches the door API (DESIGN "Tickets and the door"): no-store, the German 401 as JSON', async () => {
+  it('never caches the door API (rules "Tickets and the door"): no-store, the German 401 as JSON', async () => {
     for (const path of ['/api/checkin/events', '/api/checkin/events/1/tickets']) {
       const res = await get(path, { headers: { authorization: 'Bearer FALSCH-FALSCH' } });
       expect(res.status).toBe(401);
@@ -104,10 +104,36 @@ describe('headers', () => {
     expect(csp).toContain('form-action');
     expect(csp).toContain('https://checkout.stripe.com');
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
     expect(res.headers.get('permissions-policy')).toContain('payment=(self)');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it.each(paths)(
+    "%s sends each security header once: nginx replaces the API process's copy",
+    async (path) => {
+      const res = await get(path);
+      for (const name of ['content-security-policy', 'x-frame-options', 'permissions-policy']) {
+        // fetch joins repeated headers with ", ".
+        expect(res.headers.get(name)).not.toMatch(/, (default-src|DENY|payment=)/);
+      }
+    },
+  );
+
+  it('sends HSTS only to visitors on https (a TLS proxy in front says so in X-Forwarded-Proto)', async () => {
+    expect((await get('/')).headers.get('strict-transport-security')).toBeNull();
+    const https = await get('/', { headers: { 'x-forwarded-proto': 'https' } });
+    expect(https.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+  });
+
+  it('lets /einlass alone use the camera and compile WebAssembly', async () => {
+    const door = await get('/einlass');
+    expect(door.headers.get('permissions-policy')).toContain('camera=(self)');
+    expect(door.headers.get('content-security-policy')).toContain("'wasm-unsafe-eval'");
+    const home = await get('/');
+    expect(home.headers.get('permissions-policy')).toContain('camera=()');
+    expect(home.headers.get('content-security-policy')).not.toContain('wasm');
   });
 
   it('caches index.html never and hashed bundles for a year', async () => {
@@ -147,7 +173,7 @@ describe('catalog microcache', () => {
   });
 });
 
-describe('page microcache (DESIGN "Rendering")', () => {
+describe('page microcache (rules "Rendering")', () => {
   it('answers a repeated page from nginx, but never one that carries a cookie', async () => {
     await get('/faq');
     const second = await get('/faq');
@@ -158,7 +184,7 @@ describe('page microcache (DESIGN "Rendering")', () => {
     expect(withCookie.headers.get('x-cache-status')).toBe('BYPASS');
   });
 
-  it('keeps the rendering of crawlers and visitors apart (SPEC §2: no error page for bots)', async () => {
+  it('keeps the rendering of crawlers and visitors apart (rules §2: no error page for bots)', async () => {
     const bot = { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' };
     const person = {
       'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.0.0 Safari/537.36',

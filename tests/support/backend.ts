@@ -44,6 +44,9 @@ export async function startBackend(
       WOOCOMMERCE_SECRET: '',
       STRIPE_SECRET_KEY: '',
       STRIPE_WEBHOOK_SECRET: '',
+      // The suites stand in for nginx on loopback: clientHeaders() names a client per request,
+      // below every per-address limit. A test of the default (no proxy) sets TRUST_PROXY: ''.
+      TRUST_PROXY: '127.0.0.1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -27,7 +27,7 @@ export interface WatchedPage {
 
 /**
  * A visitor's browser: Chromium's headless user agent says "HeadlessChrome", which the server
- * (isbot) treats as a crawler, and crawlers get no error pages (SPEC §2). Suites that test
+ * (isbot) treats as a crawler, and crawlers get no error pages (rules §2). Suites that test
  * crawlers pass their own user agent.
  */
 export const VISITOR_USER_AGENT =

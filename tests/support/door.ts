@@ -1,10 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser.js';
 import { payInTestMode } from './journeys.js';
 
-// Helpers of the door check-in journeys (DESIGN "Tickets and the door").
+// Helpers of the door check-in journeys (rules "Tickets and the door").
 
 export const FFMPEG_PATH = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
 
@@ -49,7 +52,7 @@ export function qrVideo(png: string, out: string): void {
   );
 }
 
-/** Chromium whose camera shows the given .y4m video (TOOLCHAIN "Camera in headless Chromium"). */
+/** Chromium whose camera shows the given .y4m video (its fake-device switches). */
 export function launchBrowserWithCamera(y4m: string): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
@@ -96,4 +99,36 @@ export async function buyTickets(
     sessionId,
     tokens: hrefs.map((href) => decodeURIComponent(href.split('/tickets/')[1] ?? '')),
   };
+}
+
+/**
+ * Moves an event's issued tickets to tonight, two hours from now, in the site's store (its
+ * SQLite file, or DATABASE_URL's PostgreSQL): the door lets guests in from 12 hours before
+ * the start only, and the demo's events lie weeks ahead. The door's lists and check-ins
+ * read the event's date from the tickets.
+ */
+export async function moveEventToTonight(dataDir: string, eventId: number): Promise<string> {
+  const startsAt = new Date(Date.now() + 2 * 3_600_000).toISOString();
+  const databaseUrl = process.env.DATABASE_URL ?? '';
+  if (databaseUrl.startsWith('postgres')) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query('update tickets set starts_at = $1 where event_id = $2', [
+        startsAt,
+        eventId,
+      ]);
+    } finally {
+      await client.end();
+    }
+    return startsAt;
+  }
+  const db = new Database(join(dataDir, 'awhh.db'), { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.prepare('update tickets set starts_at = ? where event_id = ?').run(startsAt, eventId);
+  } finally {
+    db.close();
+  }
+  return startsAt;
 }

@@ -369,6 +369,58 @@ export function sessionEvent(
   });
 }
 
+/** Stripe's dispute statuses; `warning_*` are inquiries that may become a chargeback. */
+export type DisputeStatus =
+  | 'warning_needs_response'
+  | 'warning_under_review'
+  | 'warning_closed'
+  | 'needs_response'
+  | 'under_review'
+  | 'won'
+  | 'lost';
+
+/**
+ * A chargeback on a paid session's payment, as Stripe delivers it: `charge.dispute.created`
+ * (status `needs_response`, or `warning_needs_response` for an inquiry) and, weeks later,
+ * `charge.dispute.closed` with `won`, `lost` or `warning_closed`. The dispute names the
+ * charge and the payment intent, and carries no metadata of the session.
+ */
+export function disputeEvent(
+  session: Pick<FakeSession, 'paymentIntent' | 'amountTotal'>,
+  type: 'charge.dispute.created' | 'charge.dispute.updated' | 'charge.dispute.closed',
+  status: DisputeStatus = type === 'charge.dispute.closed' ? 'won' : 'needs_response',
+  options: { eventId?: string } = {},
+): string {
+  const created = Math.floor(Date.now() / 1000);
+  return JSON.stringify({
+    id: options.eventId ?? `evt_${randomBytes(12).toString('hex')}`,
+    object: 'event',
+    api_version: '2025-01-27.acacia',
+    created,
+    type,
+    livemode: false,
+    pending_webhooks: 1,
+    data: {
+      object: {
+        id: `dp_${session.paymentIntent.replace(/^pi_/, '')}`,
+        object: 'dispute',
+        amount: session.amountTotal,
+        currency: 'eur',
+        charge: `ch_${session.paymentIntent.replace(/^pi_/, '')}`,
+        payment_intent: session.paymentIntent,
+        reason: 'fraudulent',
+        status,
+        is_charge_refundable: false,
+        balance_transactions: [],
+        evidence_details: { due_by: created + 14 * 86_400, has_evidence: false },
+        metadata: {},
+        livemode: false,
+        created,
+      },
+    },
+  });
+}
+
 /** The Stripe-Signature header for `payload`, made with the SDK's own helper. */
 export function signature(
   payload: string,

@@ -1,7 +1,7 @@
 import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
 import jsQRModule from 'jsqr';
 
-// DESIGN "Tickets and the door": checks on a ticket as the door makes them, for the
+// rules "Tickets and the door": checks on a ticket as the door makes them, for the
 // browser suites.
 
 /** jsqr is CommonJS whose types claim an ES default export: take whichever the loader gives. */

@@ -402,7 +402,7 @@ export function wooProduct(id: number, input: WooProductInput = {}): WooProduct 
   };
 }
 
-/** An upcoming event (SPEC §3 `event_date` meta) that sells `stock_quantity` tickets. */
+/** An upcoming event (rules §3 `event_date` meta) that sells `stock_quantity` tickets. */
 export function wooEvent(
   id: number,
   overrides: WooProductInput & { startsInDays?: number } = {},

@@ -38,14 +38,14 @@ export function clientHeaders(): Record<string, string> {
 
 export interface CheckoutLine {
   productId: number;
-  /** DESIGN "Everything the shop sells": which variation of a variable product. */
+  /** rules "Everything the shop sells": which variation of a variable product. */
   variationId?: number;
   name: string;
   amount: number;
   quantity: number;
 }
 
-/** POST /api/checkout/session with the SPEC §7 body. */
+/** POST /api/checkout/session with the rules §7 body. */
 export async function createCheckout(
   siteUrl: string,
   lines: CheckoutLine[],
