@@ -1,18 +1,17 @@
-import { formatDateTime } from '@awhh/machines';
+import { escapeHtml as esc, formatDateTime } from '@awhh/machines';
+import {
+  MAIL_COLORS as C,
+  mailButton,
+  mailParagraph as p,
+  type RenderedMail,
+  renderMailLayout,
+  renderMailText,
+} from '../mail/mail-layout.js';
 import { SITE_NAME } from '../site/html-head.js';
-import { esc, type RenderedMail } from '../tickets/mail/ticket-mail.templates.js';
 
-// The ticket mail's layout (table, inline styles, dark ground with a gold rule), every
+// The waiting list's mails in the site's one mail layout (`mail/mail-layout.ts`), every
 // value through `esc`. German, HTML and text; each with the unsubscribe link (rules
 // "Waiting list": every mail has one).
-
-const C = {
-  ground: '#0f0f10',
-  card: '#1a1a1c',
-  gold: '#c9a227',
-  text: '#f2efe8',
-  muted: '#a8a39a',
-};
 
 interface Common {
   /** "Sommer-Afterwork auf der MS Hamburg – VIP". */
@@ -92,14 +91,14 @@ interface Action {
 }
 
 function text(paragraphs: string[], action: Action, outro: string, content: Common): string {
-  return (
+  return renderMailText(
     [
       ...paragraphs,
       `${action.label}:\n${action.url}`,
       outro,
       `Von der Warteliste abmelden:\n${content.unsubscribeUrl}`,
-      `Bis bald!\n${SITE_NAME}\n${content.publicUrl}`,
-    ].join('\n\n') + '\n'
+    ],
+    content.publicUrl,
   );
 }
 
@@ -110,26 +109,15 @@ function html(
   outro: string,
   content: Common,
 ): string {
-  const p = (inner: string, style = '') =>
-    `<p style="margin:0 0 14px;color:${C.text};font-size:15px;line-height:1.5;${style}">${inner}</p>`;
-  return `<!doctype html>
-<html lang="de"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${esc(subject)}</title></head>
-<body style="margin:0;padding:0;background:${C.ground};font-family:Helvetica,Arial,sans-serif;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:${C.ground};"><tr><td align="center" style="padding:24px 12px;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:${C.card};border-top:4px solid ${C.gold};">
-<tr><td style="padding:24px 24px 8px;">
-<div style="color:${C.gold};font-size:13px;letter-spacing:2px;text-transform:uppercase;font-weight:bold;">${esc(SITE_NAME)} · Warteliste</div>
-</td></tr>
-<tr><td style="padding:8px 24px 8px;">
-${paragraphs.map((t) => p(esc(t))).join('\n')}
-<p style="margin:20px 0 24px;"><a href="${esc(action.url)}" style="display:inline-block;background:${C.gold};color:${C.ground};font-weight:bold;font-size:15px;padding:12px 20px;text-decoration:none;border-radius:4px;">${esc(action.label)}</a></p>
-${p(esc(outro), `color:${C.muted};font-size:13px;`)}
-</td></tr>
-<tr><td style="padding:8px 24px 24px;border-top:1px solid #2c2c30;">
-<p style="margin:12px 0 0;color:${C.muted};font-size:12px;line-height:1.5;">Du bekommst diese E-Mail, weil sich diese Adresse für die Warteliste von ${esc(SITE_NAME)} eingetragen hat. <a href="${esc(content.unsubscribeUrl)}" style="color:${C.gold};">Von der Warteliste abmelden</a></p>
-</td></tr>
-</table>
-</td></tr></table>
-</body></html>`;
+  return renderMailLayout({
+    title: subject,
+    topic: 'Warteliste',
+    bodyHtml: [
+      ...paragraphs.map((t) => p(esc(t))),
+      mailButton(action.label, action.url),
+      p(esc(outro), `color:${C.muted};font-size:13px;`),
+    ].join('\n'),
+    publicUrl: content.publicUrl,
+    footnoteHtml: `Du bekommst diese E-Mail, weil sich diese Adresse für die Warteliste von ${esc(SITE_NAME)} eingetragen hat. <a href="${esc(content.unsubscribeUrl)}" style="color:${C.gold};">Von der Warteliste abmelden</a>`,
+  });
 }

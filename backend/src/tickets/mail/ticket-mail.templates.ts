@@ -1,15 +1,22 @@
 import {
+  escapeHtml as esc,
   formatCents,
   formatLongDate,
   formatTime,
   lineTotalCents,
-  escapeHtml,
 } from '@awhh/machines';
+import {
+  MAIL_COLORS as C,
+  mailParagraph as p,
+  mailSection,
+  type RenderedMail,
+  renderMailLayout,
+  renderMailText,
+} from '../../mail/mail-layout.js';
 import { SITE_NAME } from '../../site/html-head.js';
 
-// Template functions rather than mjml or @react-email: one fixed layout whose every value
-// passes through `esc`, written as the table layout with inline styles that mail clients
-// render, without a 58 MB compiler or a second React copy in the API image.
+// The ticket mail in the site's one mail layout (`mail/mail-layout.ts`); every value
+// passes through `esc`.
 
 export interface MailTicket {
   eventName: string;
@@ -38,23 +45,6 @@ export interface TicketMailContent {
   tickets: MailTicket[];
   publicUrl: string;
 }
-
-export interface RenderedMail {
-  subject: string;
-  html: string;
-  text: string;
-}
-
-const C = {
-  ground: '#0f0f10',
-  card: '#1a1a1c',
-  gold: '#c9a227',
-  text: '#f2efe8',
-  muted: '#a8a39a',
-};
-
-/** HTML escaping for the mails: the one shared function. */
-export const esc = escapeHtml;
 
 function subjectOf(content: TicketMailContent): string {
   if (content.kind === 'resend') return `Deine Tickets von ${SITE_NAME}`;
@@ -118,13 +108,10 @@ function text(content: TicketMailContent): string {
     lines.push(`Gesamt: ${formatCents(s.total)}`);
     parts.push(`Deine Bestellung:\n${lines.join('\n')}`);
   }
-  parts.push(`Bis bald!\n${SITE_NAME}\n${content.publicUrl}`);
-  return parts.join('\n\n') + '\n';
+  return renderMailText(parts, content.publicUrl);
 }
 
 function html(content: TicketMailContent): string {
-  const p = (inner: string, style = '') =>
-    `<p style="margin:0 0 14px;color:${C.text};font-size:15px;line-height:1.5;${style}">${inner}</p>`;
   const introHtml = intro(content)
     .split('\n')
     .map((line) => esc(line))
@@ -135,29 +122,28 @@ function html(content: TicketMailContent): string {
         .filter((d): d is string => d !== null)
         .map((d) => `<div style="color:${C.muted};font-size:13px;">${esc(d)}</div>`)
         .join('');
-      return `<tr><td style="padding:12px 16px;border-top:1px solid #2c2c30;">
+      return mailSection(
+        `
 <div style="color:${C.text};font-size:15px;font-weight:bold;">${esc(ticketLabel(t))}</div>${details}
 <div style="margin-top:8px;"><a href="${esc(t.url)}" style="color:${C.gold};font-weight:bold;text-decoration:none;">Ticket mit QR-Code öffnen</a></div>
-</td></tr>`;
+`,
+        '12px 16px',
+      );
     })
     .join('');
   const summary = content.summary ? summaryHtml(content.summary) : '';
-  return `<!doctype html>
-<html lang="de"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${esc(subjectOf(content))}</title></head>
-<body style="margin:0;padding:0;background:${C.ground};font-family:Helvetica,Arial,sans-serif;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:${C.ground};"><tr><td align="center" style="padding:24px 12px;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:${C.card};border-top:4px solid ${C.gold};">
-<tr><td style="padding:24px 16px 8px;">
-<div style="color:${C.gold};font-size:12px;letter-spacing:3px;font-weight:bold;">${esc(SITE_NAME.toUpperCase())}</div>
-<h1 style="margin:8px 0 16px;color:${C.text};font-size:22px;">${esc(subjectOf(content))}</h1>
-${p(introHtml)}
-${content.orderNumber ? p(`Bestellnummer: <strong>${esc(content.orderNumber)}</strong>`, `color:${C.muted};font-size:13px;`) : ''}
-</td></tr>
-${tickets}
-${summary}
-<tr><td style="padding:16px;border-top:1px solid #2c2c30;color:${C.muted};font-size:12px;">Bis bald!<br>${esc(SITE_NAME)} · <a href="${esc(content.publicUrl)}" style="color:${C.gold};">${esc(content.publicUrl.replace(/^https?:\/\//, ''))}</a></td></tr>
-</table></td></tr></table></body></html>`;
+  const orderNumber = content.orderNumber
+    ? p(
+        `Bestellnummer: <strong>${esc(content.orderNumber)}</strong>`,
+        `color:${C.muted};font-size:13px;`,
+      )
+    : '';
+  return renderMailLayout({
+    title: subjectOf(content),
+    bodyHtml: `${p(introHtml)}\n${orderNumber}`,
+    sectionsHtml: `${tickets}\n${summary}`,
+    publicUrl: content.publicUrl,
+  });
 }
 
 function summaryHtml(s: NonNullable<TicketMailContent['summary']>): string {
@@ -173,8 +159,8 @@ function summaryHtml(s: NonNullable<TicketMailContent['summary']>): string {
           `−${esc(formatCents(s.discount))}`,
         )
       : '';
-  return `<tr><td style="padding:16px;border-top:1px solid #2c2c30;">
+  return mailSection(`
 <div style="color:${C.gold};font-size:12px;letter-spacing:2px;font-weight:bold;margin-bottom:8px;">DEINE BESTELLUNG</div>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}${discount}${row('Gesamt', esc(formatCents(s.total)), true)}</table>
-</td></tr>`;
+`);
 }
