@@ -1,4 +1,4 @@
-import { formatCents, lineTotalCents, toSessionStatus } from '@awhh/machines';
+import { escapeHtml, formatCents, lineTotalCents, toSessionStatus } from '@awhh/machines';
 import type { Order, OrderLine } from '../store/store.port.js';
 import type { BuyerField } from './buyer-details.js';
 import { TEST_PROVIDER_PATH } from './payments/test-payments.adapter.js';
@@ -26,13 +26,6 @@ button{font:inherit;padding:.75rem 1.25rem;border-radius:8px;border:1px solid #1
 button.pay{background:#18181b;color:#fff}
 button.cancel{background:#fff;color:#18181b}
 `;
-
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-}
 
 function page(title: string, body: string): string {
   return `<!doctype html>
