@@ -11,11 +11,7 @@ import { stockOfUnit } from '../checkout/capacity.js';
 import { CheckoutOptions } from '../checkout/checkout.options.js';
 import { OutboxSignal } from '../checkout/outbox.signal.js';
 import { AppConfig } from '../config/config.js';
-import {
-  Store,
-  type WaitlistOffer,
-  WaitlistRepository,
-} from '../store/store.port.js';
+import { Store, type WaitlistOffer, WaitlistRepository } from '../store/store.port.js';
 import { newWaitlistToken } from './waitlist-links.js';
 import { WaitlistSignal } from './waitlist.signal.js';
 import { SerialRunner } from '../common/serial-runner.js';

@@ -178,8 +178,7 @@ export class WaitlistService {
       let publicFree: number | null = null;
       if (typeof stock === 'number') {
         const unpaid =
-          (await tx.orders.unpaidReservedByKey([entry.productKey], now)).get(entry.productKey) ??
-          0;
+          (await tx.orders.unpaidReservedByKey([entry.productKey], now)).get(entry.productKey) ?? 0;
         publicFree = Math.max(0, stock - unpaid);
       }
       return tx.waitlist.confirm(entry.id, now, publicFree);
