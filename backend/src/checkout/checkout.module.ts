@@ -1,6 +1,7 @@
 import { Logger, Module, type Provider } from '@nestjs/common';
 import { CatalogModule } from '../catalog/catalog.module.js';
 import { AppConfig } from '../config/config.js';
+import { HoldsModule } from '../holds/holds.module.js';
 import { PersonalDataRetention } from '../privacy/personal-data-retention.js';
 import { StoreModule } from '../store/store.module.js';
 import { MailTestController } from '../tickets/mail-test.controller.js';
@@ -53,7 +54,7 @@ const paymentsProvider: Provider = {
  * contact (docs/architecture.md).
  */
 @Module({
-  imports: [CatalogModule, StoreModule, TicketsModule],
+  imports: [CatalogModule, StoreModule, TicketsModule, HoldsModule],
   controllers: [
     CheckoutController,
     WebhookController,
@@ -61,7 +62,7 @@ const paymentsProvider: Provider = {
     ContactController,
     TicketsController,
     MailTestController,
-    // rules "Waiting list": offers are reservations, so they live beside the orders.
+    // rules "Waiting list": served where the checkouts are, whose holds its offers share.
     WaitlistController,
   ],
   providers: [

@@ -24,10 +24,10 @@ import { CatalogService } from '../catalog/catalog.service.js';
 import { CatalogError } from '../catalog/catalog.errors.js';
 import { maxPerOrderOf } from '../catalog/order-limits.js';
 import { evaluateCoupon } from '../catalog/coupon-rules.js';
+import { findStockUnit } from '../holds/stock-unit.js';
 import { type Order, OrderRepository } from '../store/store.port.js';
 import { MAILBOX_URL, TestMailbox } from '../tickets/test-mailbox.js';
 import { TicketService } from '../tickets/ticket.service.js';
-import { shortageMessage, stockUnitOf } from './capacity.js';
 import { ClientKeys } from './client-key.js';
 import { type DraftLine, OrderService } from './order.service.js';
 import { paymentMethodTypes, type PaymentSession, PaymentsPort } from './payments/payments.port.js';
@@ -291,7 +291,8 @@ export class CheckoutService {
       paymentMethod: request.payment_method,
       successUrl: request.success_url,
       cancelUrl: request.cancel_url,
-      offerToken: request.waitlist_offer ?? null,
+      // rules "Waiting list": an offer's link lets this checkout claim the places it holds.
+      claimToken: request.waitlist_offer ?? null,
       client,
     });
     if ('order' in placed) return placed.order;
@@ -343,14 +344,16 @@ export class CheckoutService {
  * from the variation's stock (or the parent's, when the variation shares it).
  */
 function lineOf(catalog: readonly CatalogProduct[], item: CheckoutLineItem): PricedLine {
-  const product = catalog.find((p) => p.id === item.productId);
-  if (!product || product.price === undefined) throw notOffered(item.name);
+  const own = findStockUnit(catalog, item.productId, null);
+  const product = own?.product;
+  if (!own || !product || product.price === undefined) throw notOffered(item.name);
   const base = { productId: product.id, quantity: item.quantity };
   if (!isVariable(product)) {
     if (item.variationId !== undefined) throw notOffered(item.name);
     return {
       ...base,
-      ...stockUnitOf(product, null),
+      productKey: own.productKey,
+      stock: own.stock,
       variationId: null,
       name: product.name,
       image: product.images[0]?.src ?? null,
@@ -363,13 +366,15 @@ function lineOf(catalog: readonly CatalogProduct[], item: CheckoutLineItem): Pri
       `Bitte wähle bei „${product.name}“ aus, welche Variante (z. B. Ticketart oder Größe) du möchtest.`,
     );
   }
-  const variation = product.variants?.find((v) => v.id === item.variationId);
-  if (!variation || !variation.purchasable || variation.price === undefined) {
+  const unit = findStockUnit(catalog, product.id, item.variationId);
+  const variation = unit?.variation;
+  if (!unit || !variation || !variation.purchasable || variation.price === undefined) {
     throw notOffered(item.name);
   }
   return {
     ...base,
-    ...stockUnitOf(product, variation),
+    productKey: unit.productKey,
+    stock: unit.stock,
     variationId: variation.id,
     name: variantLineName(product.name, variation.attributes),
     image: variation.image?.src ?? product.images[0]?.src ?? null,
@@ -379,6 +384,17 @@ function lineOf(catalog: readonly CatalogProduct[], item: CheckoutLineItem): Pri
 
 function notOffered(name: string) {
   return apiError(400, `„${name}“ gibt es in unserem Angebot nicht (mehr).`);
+}
+
+/** rules "Capacity": "ausverkauft" / "nur noch N verfügbar", one sentence per line. */
+function shortageMessage(problems: readonly LineProblem[]): string {
+  return problems
+    .map((p) =>
+      !p.available
+        ? `„${p.name}“ ist leider ausverkauft.`
+        : `Von „${p.name}“ sind nur noch ${p.available} verfügbar.`,
+    )
+    .join(' ');
 }
 
 function problemOf(line: PricedLine, available: number | null): LineProblem {

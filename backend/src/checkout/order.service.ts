@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   initialOrder,
   isRefund,
@@ -13,6 +13,9 @@ import {
 import type { CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { AppConfig } from '../config/config.js';
+import type { CapacityLine } from '../holds/capacity.js';
+import { Holds } from '../holds/holds.js';
+import { findStockUnit } from '../holds/stock-unit.js';
 import {
   type Order,
   type OrderLine,
@@ -21,20 +24,18 @@ import {
   type StoreTransaction,
 } from '../store/store.port.js';
 import { ticketsFor } from '../tickets/ticket-issue.js';
-import { WaitlistSignal } from '../waitlist/waitlist.signal.js';
-import { type CapacityLine, fitsAgain, shortagesOf, stockUnitOf, wantedByKey } from './capacity.js';
 import { CheckoutOptions } from './checkout.options.js';
 import { newId } from './ids.js';
 import { OutboxSignal } from './outbox.signal.js';
 import { type PaymentDelivery, type PaymentEvent, PaymentsPort } from './payments/payments.port.js';
 
 /**
- * A reservation that must not lapse on its own: a paid order not yet in the catalog's
- * stock, or an async payment (SEPA) still on its way. Year 9999 in epoch ms.
+ * A hold that must not lapse on its own: a paid order not yet in the catalog's stock, or
+ * an async payment (SEPA) still on its way. Year 9999 in epoch ms.
  */
 export const HELD_UNTIL = 253_402_300_799_000;
 
-/** After the hand-off the catalog's stock counts the order; until every process's cache has seen that, the reservation stays. */
+/** After the hand-off the catalog's stock counts the order; until every process's cache has seen that, the hold stays. */
 const CACHE_SETTLE_MS = 5_000;
 
 /** What an event did; shown on the webhook test page (no personal data). */
@@ -62,8 +63,11 @@ export interface OrderDraft<L extends DraftLine = DraftLine> {
   paymentMethod: string;
   successUrl: string;
   cancelUrl: string;
-  /** rules "Waiting list": the offer whose reserved places this checkout may use. */
-  offerToken?: string | null;
+  /**
+   * A token to claim a hold kept for this checkout (rules "Waiting list": an offer's link),
+   * handed to the holds module as it is.
+   */
+  claimToken?: string | null;
   /**
    * Who asks (a keyed hash of the client's address) and how many checkouts waiting for
    * their payment it may hold at once; absent: no limit (orders made by the server).
@@ -132,14 +136,13 @@ export class OrderService {
     @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
     @Inject(AppConfig) private readonly config: AppConfig,
     @Inject(OutboxSignal) private readonly outbox: OutboxSignal,
-    // Optional: unit setups without the waiting list place orders all the same.
-    @Optional() @Inject(WaitlistSignal) private readonly waitlist?: WaitlistSignal,
+    @Inject(Holds) private readonly holds: Holds,
   ) {}
 
   /**
-   * Creates the order with its reservations under the capacity lock (rules "Capacity":
-   * concurrent checkouts never oversell), or tells which lines do not fit. A free order
-   * is paid at creation.
+   * Creates the order with its holds under the capacity lock (rules "Capacity": concurrent
+   * checkouts never oversell), or tells which lines do not fit. A free order is paid at
+   * creation.
    */
   async place<L extends DraftLine>(draft: OrderDraft<L>): Promise<PlaceResult<L>> {
     const now = Date.now();
@@ -163,7 +166,6 @@ export class OrderService {
       expiresAt: now + this.options.sessionTtlMs,
       paidAt: waitsForPayment ? null : now,
     };
-    const limited = draft.lines.filter((l) => l.stock !== null).map((l) => l.productKey);
     const result = await this.withCatalog((facts) =>
       this.store.write(async (tx): Promise<PlaceResult<L>> => {
         // One client cannot hold more than its share of unpaid checkouts (and their
@@ -176,38 +178,27 @@ export class OrderService {
             return { tooManyOpen: { retryAfterMs: (open.firstExpiresAt ?? now) - now } };
           }
         }
-        await tx.orders.lockCapacity(limited);
-        // rules "Waiting list": the offer's places count as free for its own checkout only,
-        // read under the same lock; an unknown, used or lapsed offer changes nothing.
-        const offer = draft.offerToken ? await tx.waitlist.findOffer(draft.offerToken) : undefined;
-        const usable =
-          offer &&
-          offer.status === 'active' &&
-          offer.expiresAt > now &&
-          limited.includes(offer.productKey)
-            ? offer
-            : undefined;
-        const reserved = await tx.orders.reservedByKey(limited, now, undefined, usable?.id);
-        const shortages = shortagesOf(draft.lines, reserved);
+        const { shortages } = await this.holds.take(tx, {
+          owner: order.id,
+          lines: draft.lines,
+          until: order.expiresAt,
+          claimToken: draft.claimToken,
+          now,
+        });
         if (shortages.length > 0) return { shortages };
         await tx.orders.create({
           order,
           lines: draft.lines.map(orderLine),
-          reservations: wantedByKey(draft.lines),
-          reservedUntil: order.expiresAt,
           clientKey: client?.key ?? null,
         });
-        // From here the order's reservation holds the places; should the order lapse
-        // unpaid, the offer holds them again (see `reservation.release`).
-        if (usable) await tx.waitlist.claimOffer(usable.id, order.id, now);
         await this.runEffects(tx, order, initial.effects, now, facts);
         return { order };
       }),
     );
     if ('order' in result) {
       this.afterCommit(initial.effects);
-      // An offer for more places than the checkout took leaves the rest free for the next.
-      if (draft.offerToken) this.waitlist?.wake();
+      // A claimed hold of more places than the checkout took leaves the rest free.
+      if (draft.claimToken) this.holds.placesReleased();
     }
     return result;
   }
@@ -362,7 +353,7 @@ export class OrderService {
     }
     const paid = {
       type: 'payment.succeeded',
-      reservationHeld: await tx.orders.isReservationHeld(order.id, now),
+      reservationHeld: await tx.holds.isHeld(order.id, now),
       capacityRemains: true,
       paymentReference: event.paymentReference,
       ...buyer,
@@ -375,7 +366,7 @@ export class OrderService {
     return transitionOrder(order.status, order.context, { ...paid, capacityRemains: false });
   }
 
-  /** rules "Capacity": whether a lapsed order's units fit into what others have not reserved meanwhile. */
+  /** rules "Capacity": whether a lapsed order's units fit into what others have not held meanwhile. */
   private async capacityRemains(
     tx: StoreTransaction,
     orderId: string,
@@ -383,10 +374,7 @@ export class OrderService {
     stock: StockLookup | null,
   ): Promise<boolean> {
     if (!stock) throw new CatalogNeeded('stock', await tx.orders.lines(orderId));
-    const own = await tx.orders.reservations(orderId);
-    const keys = own.map((r) => r.productKey);
-    await tx.orders.lockCapacity(keys);
-    return fitsAgain(own, stock, await tx.orders.reservedByKey(keys, now, orderId));
+    return this.holds.fitAgain(tx, orderId, stock, now);
   }
 
   /**
@@ -416,14 +404,9 @@ export class OrderService {
     const products = await this.catalog.currentProducts();
     const stock = new Map<number, number | null>();
     for (const line of lines) {
-      const product = products.find((p) => p.id === line.productId);
-      // A product no longer on offer has no capacity: its key stays unknown.
-      if (!product) continue;
-      const variation =
-        line.variationId === null ? null : product.variants?.find((v) => v.id === line.variationId);
-      if (line.variationId !== null && !variation) continue;
-      const unit = stockUnitOf(product, variation);
-      stock.set(unit.productKey, unit.stock);
+      // A product or tier no longer on offer has no capacity: its key stays unknown.
+      const unit = findStockUnit(products, line.productId, line.variationId);
+      if (unit) stock.set(unit.productKey, unit.stock);
     }
     return stock;
   }
@@ -459,20 +442,20 @@ export class OrderService {
     for (const effect of effects) {
       switch (effect) {
         case 'reservation.hold':
-          await tx.orders.holdReservations(orderId, HELD_UNTIL);
+          // A paid order's places are sold; an async payment's are only kept.
+          await tx.holds.keep(orderId, HELD_UNTIL, order.paidAt !== null);
           break;
         case 'reservation.release':
-          await tx.orders.releaseReservations(orderId);
-          // rules "Waiting list": a checkout made from an offer that lapsed unpaid or was
-          // canceled gives the places back to the offer until the offer itself runs out.
-          if (order.status === 'expired' || order.status === 'canceled') {
-            await tx.waitlist.reviveOffer(orderId, now);
-          }
+          // A checkout that lapsed unpaid or was canceled gives a hold it claimed back to its
+          // owner until that runs out; a refund does not.
+          await this.holds.release(tx, orderId, now, {
+            giveBackClaims: order.status === 'expired' || order.status === 'canceled',
+          });
           break;
         case 'reservation.settle':
-          // The catalog's stock now carries the order; the reservation only has to
-          // outlive the catalog caches (CATALOG_TTL_SECONDS) of every process.
-          await tx.orders.holdReservations(
+          // The catalog's stock now carries the order; the hold only has to outlive the
+          // catalog caches (CATALOG_TTL_SECONDS) of every process.
+          await tx.holds.keep(
             orderId,
             now + this.config.catalogTtlSeconds * 1000 + CACHE_SETTLE_MS,
           );
@@ -525,10 +508,13 @@ export class OrderService {
     await tx.outbox.enqueue('mail', order.id, now);
   }
 
-  /** After the commit: a job the outbox should run now rather than at its next poll. */
+  /**
+   * After the commit: a job the outbox should run now rather than at its next poll, and
+   * places released for whoever listens to the holds.
+   */
   private afterCommit(effects: readonly OrderEffect[]): void {
-    // rules "Waiting list": released places go to the next in line now, not at the next pass.
-    if (effects.includes('reservation.release')) this.waitlist?.wake();
+    // Whoever waits for places (rules "Waiting list") hears of them now, not at its next look.
+    if (effects.includes('reservation.release')) this.holds.placesReleased();
     if (
       effects.includes('handoff.enqueue') ||
       effects.includes('refund.request') ||

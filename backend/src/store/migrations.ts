@@ -1,5 +1,10 @@
 import { type ColumnDefinitionBuilder, type Kysely, sql } from 'kysely';
-import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import {
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+  Migrator,
+} from 'kysely/migration';
 import type { StoreKind } from './store.database.js';
 
 // Migrations are code (not files read at run time) so the built image needs nothing
@@ -256,7 +261,7 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .addColumn('id', 'text', (c) => c.primaryKey())
           .addColumn('product_id', 'integer', (c) => c.notNull())
           .addColumn('variation_id', 'integer')
-          // The stock unit the entry waits for (capacity.ts `stockUnitOf`).
+          // The stock unit the entry waits for (holds/stock-unit.ts `findStockUnit`).
           .addColumn('product_key', 'integer', (c) => c.notNull())
           .addColumn('quantity', 'integer', (c) => c.notNull())
           // Lower-cased: one entry per address and stock unit.
@@ -381,14 +386,92 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // docs/decisions/0010-holds.md: a checkout's reservations and a waiting-list offer's
+    // places become one kind of row, a hold. Every reservation moves (a lapsed or released one
+    // can be taken again by a late payment, and "is the hold still there?" reads them), and
+    // every offer's places (the offer page and mail show a used or lapsed offer's quantity
+    // and time); an offer keeps its entry, token, status and mails and points to its hold.
+    '2026-12-01-002-holds': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('holds')
+          .addColumn('id', serial, autoId)
+          // The order's id for a checkout, the entry's id for a waiting-list offer.
+          .addColumn('owner', 'text', (c) => c.notNull())
+          .addColumn('product_key', 'integer', (c) => c.notNull())
+          .addColumn('quantity', 'integer', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .addColumn('released', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('sold', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('claim_token', 'text', (c) => c.unique())
+          .addColumn('claimed_by', 'text')
+          .execute();
+        // The capacity check's sum reads the index alone, as it did for the reservations.
+        await db.schema
+          .createIndex('holds_capacity_idx')
+          .on('holds')
+          .columns(['product_key', 'released', 'expires_at', 'quantity'])
+          .execute();
+        await db.schema.createIndex('holds_owner_idx').on('holds').column('owner').execute();
+        await db.schema
+          .createIndex('holds_claimed_by_idx')
+          .on('holds')
+          .column('claimed_by')
+          .execute();
+
+        await sql`insert into holds (owner, product_key, quantity, expires_at, released, sold)
+          select r.order_id, r.product_key, r.quantity, r.expires_at, r.released,
+            case when o.paid_at is null then 0 else 1 end
+          from reservations r join orders o on o.id = r.order_id
+          order by r.id`.execute(db);
+        // An active offer holds its places; a claimed one gave them to its checkout's hold.
+        await sql`insert into holds
+            (owner, product_key, quantity, expires_at, released, sold, claim_token, claimed_by)
+          select entry_id, product_key, quantity, expires_at,
+            case when status = 'active' then 0 else 1 end, 0, token,
+            case when status = 'claimed' then order_id else null end
+          from waitlist_offers
+          order by id`.execute(db);
+        await db.schema.alterTable('waitlist_offers').addColumn('hold_id', 'integer').execute();
+        await sql`update waitlist_offers
+          set hold_id = (select h.id from holds h where h.claim_token = waitlist_offers.token)`.execute(
+          db,
+        );
+        await db.schema
+          .createIndex('waitlist_offers_hold_uq')
+          .on('waitlist_offers')
+          .column('hold_id')
+          .unique()
+          .execute();
+        // SQLite drops a column only once no index names it.
+        await db.schema.dropIndex('waitlist_offers_hold_idx').execute();
+        await db.schema.dropIndex('waitlist_offers_order_idx').execute();
+        for (const column of ['product_key', 'quantity', 'expires_at', 'order_id']) {
+          await db.schema.alterTable('waitlist_offers').dropColumn(column).execute();
+        }
+        await db.schema.dropTable('reservations').execute();
+      },
+    },
   };
 }
 
 /** Runs pending migrations; Kysely's migration lock makes concurrent start-ups safe. */
 export async function migrateToLatest(db: Kysely<unknown>, kind: StoreKind): Promise<void> {
+  await migrate(db, kind, (migrator) => migrator.migrateToLatest());
+}
+
+/** Runs the migrations up to and including `name`: a test of one migration's data move. */
+export async function migrateTo(db: Kysely<unknown>, kind: StoreKind, name: string): Promise<void> {
+  await migrate(db, kind, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(
+  db: Kysely<unknown>,
+  kind: StoreKind,
+  run: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(kind) };
-  const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(new Migrator({ db, provider }));
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName);

@@ -1,8 +1,10 @@
 import { Global, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
 import { AppConfig } from '../config/config.js';
 import { HealthIndicators } from '../health/health-indicators.js';
+import { HoldRepository } from '../holds/hold.repository.js';
 import { KyselyCheckinRepository } from './repositories/checkin.repository.js';
 import { KyselyContactRepository } from './repositories/contact.repository.js';
+import { KyselyHoldRepository } from './repositories/hold.repository.js';
 import { KyselyMailboxRepository } from './repositories/mailbox.repository.js';
 import { KyselyStore } from './repositories/kysely-store.js';
 import { KyselyOrderRepository } from './repositories/order.repository.js';
@@ -37,6 +39,7 @@ function adapter<T>(port: abstract new (...args: never[]) => T, make: (store: St
 const ports = [
   Store,
   OrderRepository,
+  HoldRepository,
   OutboxRepository,
   WebhookEventRepository,
   ContactRepository,
@@ -60,6 +63,7 @@ const ports = [
     },
     adapter(Store, (store) => new KyselyStore(store)),
     adapter(OrderRepository, (store) => new KyselyOrderRepository(store.db, store.kind)),
+    adapter(HoldRepository, (store) => new KyselyHoldRepository(store.db, store.kind)),
     adapter(OutboxRepository, (store) => new KyselyOutboxRepository(store.db)),
     adapter(WebhookEventRepository, (store) => new KyselyWebhookEventRepository(store.db)),
     adapter(ContactRepository, (store) => new KyselyContactRepository(store.db)),

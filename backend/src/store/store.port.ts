@@ -1,10 +1,11 @@
 import type { OrderContext, OrderStatus, TicketStatus } from '@awhh/machines';
+import type { HoldRepository } from '../holds/hold.repository.js';
 
 /**
- * The store port (docs/architecture.md, "Ports and adapters": orders, reservations, webhook events,
- * contact messages). Services depend on these abstract classes only; `repositories/`
- * holds the Kysely adapters over SQLite or PostgreSQL, the only place with SQL besides
- * the migrations.
+ * The store port (docs/architecture.md, "Ports and adapters": orders, webhook events, contact
+ * messages; the holds' port is `holds/hold.repository.ts`). Services depend on these
+ * abstract classes only; `repositories/` holds the Kysely adapters over SQLite or
+ * PostgreSQL, the only place with SQL besides the migrations.
  */
 
 /** An order as the order machine sees it (`status` + `context`) with what the checkout recorded beside. */
@@ -25,7 +26,7 @@ export interface Order {
   successUrl: string;
   cancelUrl: string;
   createdAt: number;
-  /** When the payment session and its reservation end (rules "Capacity"). */
+  /** When the payment session and its hold end (rules "Capacity"). */
   expiresAt: number;
   paidAt: number | null;
 }
@@ -40,18 +41,9 @@ export interface OrderLine {
   unitAmount: number;
 }
 
-/** Units of one stock unit (the variation id when it has its own stock, else the product id). */
-export interface Reservation {
-  productKey: number;
-  quantity: number;
-}
-
 export interface NewOrder {
   order: Order;
   lines: readonly OrderLine[];
-  reservations: readonly Reservation[];
-  /** Epoch ms until which the reservations count. */
-  reservedUntil: number;
   /** Keyed hash of the client's address, for the limit of open checkouts per address. */
   clientKey?: string | null;
 }
@@ -71,35 +63,9 @@ export interface OrderKey {
   paymentReference?: string | null;
 }
 
-/** The order with its lines and reservations: its share of the capacity (rules "Capacity"). */
+/** The order with its lines; its places are its holds (`holds/`, owned by the order's id). */
 export abstract class OrderRepository {
-  /**
-   * Serialises writers of these stock units until the transaction ends, so a capacity
-   * check and the reservation it allows cannot interleave with another's.
-   */
-  abstract lockCapacity(productKeys: readonly number[]): Promise<void>;
-  /**
-   * Units per stock unit held by active reservations and by the waiting list's active
-   * offers (rules "Waiting list": offers are reservations), optionally not counting one
-   * order's own or one offer's own (the checkout that uses it).
-   */
-  abstract reservedByKey(
-    productKeys: readonly number[],
-    now: number,
-    exceptOrderId?: string,
-    exceptOfferId?: number,
-  ): Promise<Map<number, number>>;
-  /**
-   * As `reservedByKey` without paid orders: the places a sale has not taken for good. A
-   * paid order's units leave the catalog's stock at the hand-off while its reservation
-   * still counts for a while; the waiting list must not take that overlap for places
-   * that came free once it ends.
-   */
-  abstract unpaidReservedByKey(
-    productKeys: readonly number[],
-    now: number,
-  ): Promise<Map<number, number>>;
-  /** Inserts the order, its lines and its reservations. */
+  /** Inserts the order and its lines. */
   abstract create(order: NewOrder): Promise<void>;
   /**
    * Serialises checkouts of one client until the transaction ends, so two cannot both
@@ -120,12 +86,6 @@ export abstract class OrderRepository {
   ): Promise<void>;
   /** Writes a transition's result: status, context, session id and payment time. */
   abstract save(order: Order, now: number): Promise<void>;
-  abstract reservations(orderId: string): Promise<Reservation[]>;
-  /** Whether every reservation of the order still counts (neither released nor lapsed). */
-  abstract isReservationHeld(orderId: string, now: number): Promise<boolean>;
-  /** The order's reservations count (again) until `until`. */
-  abstract holdReservations(orderId: string, until: number): Promise<void>;
-  abstract releaseReservations(orderId: string): Promise<void>;
   /** Orders of this provider still waiting for their payment's outcome, oldest first. */
   abstract findUnsettled(query: {
     provider: string;
@@ -295,18 +255,19 @@ export interface WaitlistEntry extends NewWaitlistEntry {
   publicFree: number | null;
 }
 
-/** `active` holds its places; `claimed`: a checkout's reservation holds them now. */
+/** `active`: its hold keeps its places; `claimed`: a checkout's hold keeps them now. */
 export type WaitlistOfferStatus = 'active' | 'claimed' | 'declined' | 'expired';
 
 export interface WaitlistOffer {
   id: number;
   entryId: string;
   token: string;
+  /** The hold with the offer's places; `productKey`, `quantity` and `expiresAt` are its. */
+  holdId: number;
   productKey: number;
   quantity: number;
   expiresAt: number;
   status: WaitlistOfferStatus;
-  orderId: string | null;
   createdAt: number;
 }
 
@@ -367,22 +328,24 @@ export abstract class WaitlistRepository {
    */
   abstract capPublicFree(productKey: number, free: number): Promise<void>;
   /**
-   * The entry's offer, and the entry becomes `offered`; undefined (nothing written) when
-   * the entry is no longer confirmed.
+   * A confirmed entry becomes `offered`, so that no other pass offers to it; false (nothing
+   * written) when it is no longer confirmed.
    */
+  abstract markOffered(entryId: string): Promise<boolean>;
+  /** The offer of an entry `markOffered` took, its places kept by the hold `holdId`. */
   abstract createOffer(
-    offer: Pick<WaitlistOffer, 'entryId' | 'token' | 'productKey' | 'quantity' | 'expiresAt'>,
+    offer: Pick<WaitlistOffer, 'entryId' | 'token' | 'holdId'>,
     now: number,
-  ): Promise<WaitlistOffer | undefined>;
+  ): Promise<WaitlistOffer>;
   abstract findOffer(token: string): Promise<WaitlistOffer | undefined>;
   abstract findOfferById(id: number): Promise<WaitlistOffer | undefined>;
-  /** An active, unlapsed offer becomes `claimed` by the order; false otherwise. */
-  abstract claimOffer(offerId: number, orderId: string, now: number): Promise<boolean>;
-  /** The offer this order claimed holds its places again, if it has not lapsed meanwhile. */
-  abstract reviveOffer(orderId: string, now: number): Promise<boolean>;
+  /** The active offer of this hold becomes `claimed` (a checkout claimed its hold). */
+  abstract markOfferClaimed(holdId: number): Promise<void>;
+  /** The claimed offer of this hold becomes `active` again (its hold was given back). */
+  abstract markOfferActive(holdId: number): Promise<void>;
   /** An active offer becomes `declined`; false otherwise. */
   abstract declineOffer(offerId: number): Promise<boolean>;
-  /** Active offers past their time become `expired`; returns how many. */
+  /** Active offers whose hold lapsed become `expired`; returns how many. */
   abstract expireOffers(now: number): Promise<number>;
   abstract counts(now: number): Promise<WaitlistCount[]>;
   /** Deletes entries (offers, mails) of events that started before `cutoff`; returns how many. */
@@ -415,6 +378,7 @@ export abstract class WaitlistRepository {
 /** The repositories bound to one write transaction. */
 export interface StoreTransaction {
   orders: OrderRepository;
+  holds: HoldRepository;
   outbox: OutboxRepository;
   webhookEvents: WebhookEventRepository;
   tickets: TicketRepository;

@@ -52,17 +52,28 @@ export interface OrderLinesTable {
   unit_amount: number;
 }
 
-export interface ReservationsTable {
+/**
+ * rules "Capacity": places of one stock unit held by an owner (an order's id, or a
+ * waiting-list entry's id for its offer) until `expires_at`; counted while neither released
+ * nor lapsed (docs/decisions/0010-holds.md).
+ */
+export interface HoldsTable {
   id: Generated<number>;
-  order_id: string;
-  /** Stock unit: the variation id when there is one, else the product id. */
+  owner: string;
+  /** Stock unit: the variation id when it keeps its own stock, else the product id. */
   product_key: number;
   quantity: number;
   expires_at: number;
   released: number;
+  /** 1 once the owner's sale took the places for good (a paid order). */
+  sold: number;
+  /** Lets another owner claim the places (an offer's token); null for a checkout's hold. */
+  claim_token: string | null;
+  /** The owner that claimed the hold (released to it). */
+  claimed_by: string | null;
 }
 
-/** One row per stock unit; PostgreSQL locks it (FOR UPDATE) to serialise reservations. */
+/** One row per stock unit; PostgreSQL locks it (FOR UPDATE) to serialise holds. */
 export interface CapacityLocksTable {
   product_key: number;
 }
@@ -194,18 +205,16 @@ export interface WaitlistEntriesTable {
   public_free: number | null;
 }
 
-/** An offer's hold on places: counted by the capacity check while `active` and not lapsed. */
+/** An offer to an entry; its places are its hold (`hold_id`, claimable with `token`). */
 export interface WaitlistOffersTable {
   id: Generated<number>;
   entry_id: string;
   token: string;
-  product_key: number;
-  quantity: number;
-  expires_at: number;
   /** `active`, `claimed`, `declined` or `expired`. */
   status: string;
-  order_id: string | null;
   created_at: number;
+  /** The hold with the offer's places (set on every offer; the column came later). */
+  hold_id: number;
 }
 
 /** The waiting list's mails, leased like the outbox's jobs. */
@@ -236,7 +245,7 @@ export interface ScheduledJobsTable {
 export interface StoreSchema {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
-  reservations: ReservationsTable;
+  holds: HoldsTable;
   capacity_locks: CapacityLocksTable;
   webhook_events: WebhookEventsTable;
   outbox: OutboxTable;

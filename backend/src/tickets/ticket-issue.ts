@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isEventProduct, resolveEventDate, variantLabel, venueOf } from '@awhh/machines';
 import type { CatalogProduct } from '../catalog/catalog.port.js';
+import { findStockUnit } from '../holds/stock-unit.js';
 import type { NewTicket, OrderLine } from '../store/store.port.js';
 
 /**
@@ -32,14 +33,16 @@ export function ticketsFor(issue: TicketIssue): { tickets: NewTicket[]; unknown:
   const tickets: NewTicket[] = [];
   const unknown: number[] = [];
   issue.lines.forEach((line, position) => {
-    const product = issue.products.find((p) => p.id === line.productId);
-    if (!product) {
+    // A tier the catalog no longer lists still gets its seats, without a tier name.
+    const found =
+      findStockUnit(issue.products, line.productId, line.variationId) ??
+      findStockUnit(issue.products, line.productId, null);
+    if (!found) {
       unknown.push(line.productId);
       return;
     }
+    const { product, variation } = found;
     if (!isEventProduct(product)) return;
-    const variation =
-      line.variationId === null ? null : product.variants?.find((v) => v.id === line.variationId);
     const tier = variation ? variantLabel(variation.attributes) || null : null;
     const startsAt = resolveEventDate(product)?.date.toISOString() ?? null;
     const slug =

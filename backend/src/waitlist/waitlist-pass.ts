@@ -6,24 +6,43 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { startOfBerlinDay } from '@awhh/machines';
+import type { CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { stockOfUnit } from '../checkout/capacity.js';
 import { CheckoutOptions } from '../checkout/checkout.options.js';
 import { OutboxSignal } from '../checkout/outbox.signal.js';
 import { AppConfig } from '../config/config.js';
-import { Store, type WaitlistOffer, WaitlistRepository } from '../store/store.port.js';
+import { Holds } from '../holds/holds.js';
+import { findStockUnit } from '../holds/stock-unit.js';
+import {
+  Store,
+  type WaitedUnit,
+  type WaitlistOffer,
+  WaitlistRepository,
+} from '../store/store.port.js';
 import { newWaitlistToken } from './waitlist-links.js';
 import { WaitlistSignal } from './waitlist.signal.js';
 import { SerialRunner } from '../common/serial-runner.js';
 
 /**
+ * The unit's stock from the catalog (null: unlimited); undefined when the catalog no longer
+ * sells it that way (product or tier gone, or its stock moved to another unit).
+ */
+export function stockOfWaitedUnit(
+  products: readonly CatalogProduct[],
+  unit: WaitedUnit,
+): number | null | undefined {
+  const found = findStockUnit(products, unit.productId, unit.variationId);
+  return found?.productKey === unit.productKey ? found.stock : undefined;
+}
+
+/**
  * rules "Waiting list": turns places that came free into offers. Places come free in three
- * ways: a reservation expires or is canceled, a paid order is refunded (both release an
- * order's reservation, and the order service wakes this pass after the commit), and the
- * organizer raises the stock in WooCommerce (seen through the catalog at the next periodic
- * pass). A lapsed or declined offer frees its places the same way. So one pass covers all of
- * them: per stock unit somebody waits for, free = stock − reservations − active offers, and
- * the oldest confirmed entries whose quantity fits get an offer, which reserves the places.
+ * ways: a hold expires or is released (a checkout canceled, a paid order refunded, an offer
+ * declined: the holds module tells this pass after the commit, `Holds.onPlacesReleased`), and
+ * the organizer raises the stock in WooCommerce (seen through the catalog at the next
+ * periodic pass). So one pass covers all of them: per stock unit somebody waits for, free =
+ * stock − holds (checkouts' and offers'), and the oldest confirmed entries whose quantity
+ * fits get an offer, whose hold keeps the places.
  *
  * Only places that came free while the entry waited are offered (README "Waiting list"):
  * each entry carries the places that were on sale when it was confirmed (`publicFree`,
@@ -32,7 +51,7 @@ import { SerialRunner } from '../common/serial-runner.js';
  *
  * Several processes run it at once: each stock unit is handled in one write transaction
  * under `lockCapacity` (PostgreSQL: the unit's lock row, taken by checkouts too; SQLite: the
- * write lock), which re-reads the queue and the reservations after taking the lock, so a
+ * write lock), which re-reads the queue and the holds after taking the lock, so a
  * second pass sees the first one's offers and the same place is never offered twice.
  */
 @Injectable()
@@ -51,8 +70,10 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
     @Inject(OutboxSignal) private readonly outbox: OutboxSignal,
     @Inject(WaitlistSignal) signal: WaitlistSignal,
+    @Inject(Holds) holds: Holds,
   ) {
     signal.listen(() => this.kick());
+    holds.onPlacesReleased(() => this.kick());
   }
 
   onApplicationBootstrap(): void {
@@ -89,7 +110,7 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
     const products = await this.catalog.currentProducts();
     const made: WaitlistOffer[] = [];
     for (const unit of units) {
-      const stock = stockOfUnit(products, unit);
+      const stock = stockOfWaitedUnit(products, unit);
       if (stock === undefined) continue;
       made.push(...(await this.offerPlaces(unit.productKey, stock)));
     }
@@ -104,16 +125,16 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
     // Unlimited: everything is on sale to everyone, so nothing ever comes free for the list.
     if (stock === null) return Promise.resolve([]);
     return this.store.write(async (tx) => {
-      await tx.orders.lockCapacity([productKey]);
+      await tx.holds.lockCapacity([productKey]);
       const now = Date.now();
       const queue = await tx.waitlist.queue(productKey);
       if (queue.length === 0) return [];
-      const reserved = (await tx.orders.reservedByKey([productKey], now)).get(productKey) ?? 0;
-      const unpaid = (await tx.orders.unpaidReservedByKey([productKey], now)).get(productKey) ?? 0;
-      let free = Math.max(0, stock - reserved);
+      const held = (await tx.holds.heldByKey([productKey], now)).get(productKey) ?? 0;
+      const unsold = (await tx.holds.unsoldHeldByKey([productKey], now)).get(productKey) ?? 0;
+      let free = Math.max(0, stock - held);
       // What is on sale now stays on sale for every entry unless it is taken and comes free
       // again; a paid order's units are taken whether or not the catalog has seen them yet.
-      const onSale = Math.max(0, stock - unpaid);
+      const onSale = Math.max(0, stock - unsold);
       await tx.waitlist.capPublicFree(productKey, onSale);
       const expiresAt = now + Math.round(this.config.waitlistOfferHours * 3_600_000);
       const made: WaitlistOffer[] = [];
@@ -123,17 +144,16 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
         if (free <= 0) break;
         const publicFree = Math.min(entry.publicFree ?? onSale, onSale);
         if (entry.quantity > free - publicFree) continue;
+        if (!(await tx.waitlist.markOffered(entry.id))) continue;
+        // The offer's places are a hold of the entry's, claimable with the offer's token.
+        const token = newWaitlistToken();
+        const [hold] = await tx.holds.add([
+          { owner: entry.id, productKey, quantity: entry.quantity, expiresAt, claimToken: token },
+        ]);
         const offer = await tx.waitlist.createOffer(
-          {
-            entryId: entry.id,
-            token: newWaitlistToken(),
-            productKey,
-            quantity: entry.quantity,
-            expiresAt,
-          },
+          { entryId: entry.id, token, holdId: hold!.id },
           now,
         );
-        if (!offer) continue;
         await tx.waitlist.enqueueMail('offer', entry.id, offer.id, now);
         free -= entry.quantity;
         made.push(offer);

@@ -13,18 +13,20 @@ import {
 } from '@awhh/machines';
 import { isVariable, type CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { stockOfUnit, stockUnitOf } from '../checkout/capacity.js';
 import { OutboxSignal } from '../checkout/outbox.signal.js';
 import { apiError } from '../common/api-error.js';
 import { parseBody } from '../common/validation.js';
+import { HoldRepository } from '../holds/hold.repository.js';
+import { Holds } from '../holds/holds.js';
+import { findStockUnit } from '../holds/stock-unit.js';
 import {
-  OrderRepository,
   Store,
   type WaitlistEntry,
   type WaitlistOffer,
   WaitlistRepository,
 } from '../store/store.port.js';
 import { newWaitlistEntryId, newWaitlistToken } from './waitlist-links.js';
+import { stockOfWaitedUnit } from './waitlist-pass.js';
 import { WaitlistSignal } from './waitlist.signal.js';
 
 const NOT_OFFERED_MESSAGE = 'Für dieses Angebot gibt es keine Warteliste.';
@@ -50,15 +52,25 @@ export class WaitlistService {
   constructor(
     @Inject(Store) private readonly store: Store,
     @Inject(WaitlistRepository) private readonly waitlist: WaitlistRepository,
-    @Inject(OrderRepository) private readonly orders: OrderRepository,
+    @Inject(HoldRepository) private readonly holdRepository: HoldRepository,
     @Inject(CatalogService) private readonly catalog: CatalogService,
     @Inject(OutboxSignal) private readonly outbox: OutboxSignal,
     @Inject(WaitlistSignal) private readonly pass: WaitlistSignal,
-  ) {}
+    @Inject(Holds) private readonly holds: Holds,
+  ) {
+    // An offer's places are its hold: used while a checkout that claimed them holds them,
+    // active again when that checkout is given up unpaid (rules "Waiting list").
+    holds.onClaimChange((tx, { hold, change }) =>
+      change === 'claimed'
+        ? tx.waitlist.markOfferClaimed(hold.id)
+        : tx.waitlist.markOfferActive(hold.id),
+    );
+  }
 
   /**
-   * POST /api/waitlist. Only for a sold-out event or tier (stock − holds − offers): places
-   * on sale are for everyone, and an entry would otherwise reserve them through its offer.
+   * POST /api/waitlist. Only for a sold-out event or tier (stock − holds, checkouts' and
+   * offers'): places on sale are for everyone, and an entry would otherwise hold them
+   * through its offer.
    * That answer depends on the place alone, which the event page shows anyway. For the
    * address the answer is the same, new, known or duplicate: a new entry gets the
    * confirmation mail, a still unconfirmed one gets it again (at most once an hour), a
@@ -66,7 +78,8 @@ export class WaitlistService {
    */
   async join(body: unknown): Promise<Record<string, never>> {
     const request = parseBody(waitlistJoinRequestSchema, body);
-    const product = (await this.catalog.products()).find((p) => p.id === request.productId);
+    const products = await this.catalog.products();
+    const product = products.find((p) => p.id === request.productId);
     if (!product || !isEventProduct(product)) throw apiError(400, NOT_OFFERED_MESSAGE);
     const variation = isVariable(product)
       ? product.variants?.find((v) => v.id === request.variationId && v.purchasable)
@@ -77,17 +90,18 @@ export class WaitlistService {
     const date = resolveEventDate(product)?.date ?? null;
     // A past event sells nothing any more; the answer stays the same.
     if (date && isPastEvent(date, new Date())) return {};
-    const unit = stockUnitOf(product, variation);
+    const unit = findStockUnit(products, product.id, variation?.id ?? null);
+    if (!unit) throw apiError(400, NOT_OFFERED_MESSAGE);
     const lineName = variation ? variantLineName(product.name, variation.attributes) : product.name;
     const now = Date.now();
     const slug =
       typeof product.slug === 'string' && product.slug.trim() ? product.slug.trim() : null;
     await this.store.write(async (tx) => {
-      const reserved =
+      const held =
         unit.stock === null
           ? 0
-          : ((await tx.orders.reservedByKey([unit.productKey], now)).get(unit.productKey) ?? 0);
-      if (unit.stock === null || unit.stock - reserved > 0) {
+          : ((await tx.holds.heldByKey([unit.productKey], now)).get(unit.productKey) ?? 0);
+      if (unit.stock === null || unit.stock - held > 0) {
         throw apiError(409, placesFreeMessage(lineName));
       }
       const { entry, added } = await tx.waitlist.add(
@@ -173,13 +187,13 @@ export class WaitlistService {
    * entry.
    */
   private async confirmEntry(entry: WaitlistEntry, now: number): Promise<boolean> {
-    const stock = stockOfUnit(await this.catalog.currentProducts(), entry);
+    const stock = stockOfWaitedUnit(await this.catalog.currentProducts(), entry);
     return this.store.write(async (tx) => {
       let publicFree: number | null = null;
       if (typeof stock === 'number') {
-        const unpaid =
-          (await tx.orders.unpaidReservedByKey([entry.productKey], now)).get(entry.productKey) ?? 0;
-        publicFree = Math.max(0, stock - unpaid);
+        const unsold =
+          (await tx.holds.unsoldHeldByKey([entry.productKey], now)).get(entry.productKey) ?? 0;
+        publicFree = Math.max(0, stock - unsold);
       }
       return tx.waitlist.confirm(entry.id, now, publicFree);
     });
@@ -189,14 +203,19 @@ export class WaitlistService {
   async decline(token: string): Promise<WaitlistOfferView> {
     const offer = this.validToken(token) ? await this.waitlist.findOffer(token) : undefined;
     if (!offer) throw apiError(404, OFFER_NOT_FOUND_MESSAGE);
-    if (await this.waitlist.declineOffer(offer.id)) {
+    const declined = await this.store.write(async (tx) => {
+      if (!(await tx.waitlist.declineOffer(offer.id))) return false;
+      await tx.holds.releaseHold(offer.holdId);
+      return true;
+    });
+    if (declined) {
       this.logger.log({ msg: 'waiting-list offer declined', offerId: offer.id });
-      this.pass.wake();
+      this.holds.placesReleased();
     }
     return this.offer(token);
   }
 
-  /** POST /api/waitlist/unsubscribe/:token: the entry, its offers and mails are deleted. */
+  /** POST /api/waitlist/unsubscribe/:token: the entry, its offers with their holds, and its mails are deleted. */
   async unsubscribe(token: string): Promise<{ removed: boolean }> {
     const entry = this.validToken(token)
       ? await this.waitlist.findByUnsubscribeToken(token)
@@ -205,7 +224,7 @@ export class WaitlistService {
     await this.store.write((tx) => tx.waitlist.remove(entry.id));
     this.logger.log({ msg: 'waiting-list entry removed on request', entryId: entry.id });
     // An offer it held frees its places.
-    if (entry.status === 'offered') this.pass.wake();
+    if (entry.status === 'offered') this.holds.placesReleased();
     return { removed: true };
   }
 
@@ -217,18 +236,18 @@ export class WaitlistService {
   /**
    * GET /api/waitlist/availability/:productId: the event page's catalog stock knows nothing
    * of open checkouts and offers; this does (rules "Capacity": available = stock − active
-   * reservations), so a tier held by others shows as sold out, with its waiting list.
+   * holds), so a tier held by others shows as sold out, with its waiting list.
    */
   async availability(productId: number): Promise<LiveAvailability> {
-    const product = (await this.catalog.products()).find((p) => p.id === productId);
-    if (!product) throw apiError(404, NOT_OFFERED_MESSAGE);
-    const own = stockUnitOf(product, null);
-    const variants = (product.variants ?? []).filter((v) => v.purchasable);
-    const units = variants.map((v) => ({ id: v.id, ...stockUnitOf(product, v) }));
+    const products = await this.catalog.products();
+    const own = findStockUnit(products, productId, null);
+    if (!own) throw apiError(404, NOT_OFFERED_MESSAGE);
+    const variants = (own.product.variants ?? []).filter((v) => v.purchasable);
+    const units = variants.map((v) => ({ id: v.id, ...findStockUnit(products, productId, v.id)! }));
     const keys = [own, ...units].filter((u) => u.stock !== null).map((u) => u.productKey);
-    const reserved = await this.orders.reservedByKey([...new Set(keys)], Date.now());
+    const held = await this.holdRepository.heldByKey([...new Set(keys)], Date.now());
     const free = (u: { productKey: number; stock: number | null }) =>
-      u.stock === null ? null : Math.max(0, u.stock - (reserved.get(u.productKey) ?? 0));
+      u.stock === null ? null : Math.max(0, u.stock - (held.get(u.productKey) ?? 0));
     return {
       productId,
       free: free(own),

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 
 /**
- * rules "Waiting list": wakes this process's waiting-list pass when places may have come
- * free (an order released its reservation, an offer was declined, an entry confirmed), so
- * the next visitor in line hears of it within seconds instead of at the next periodic pass.
+ * rules "Waiting list": wakes this process's waiting-list pass when an entry is confirmed, so
+ * it hears of places within seconds instead of at the next periodic pass. Places that come
+ * free wake the pass through the holds module (`Holds.onPlacesReleased`).
  */
 @Injectable()
 export class WaitlistSignal {

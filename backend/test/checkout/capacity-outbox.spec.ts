@@ -50,7 +50,7 @@ describe.each(DATABASES)('capacity and order hand-off (%s)', (kind) => {
 
     const rows = await app
       .get(StoreDatabase)
-      .db.selectFrom('reservations')
+      .db.selectFrom('holds')
       .select(['quantity'])
       .where('product_key', '=', 101)
       .where('released', '=', 0)

@@ -41,7 +41,7 @@ describe.each(DATABASES)('checkout sessions with the test provider (%s)', (kind)
   async function reservedUnits(productKey: number): Promise<number> {
     const store = app.get(StoreDatabase);
     const rows = await store.db
-      .selectFrom('reservations')
+      .selectFrom('holds')
       .select(['quantity'])
       .where('product_key', '=', productKey)
       .where('released', '=', 0)

@@ -120,7 +120,7 @@ describe.each(DATABASES)('order limits at checkout (%s)', (kind) => {
   async function reservedUnits(productKey: number): Promise<number> {
     const rows = await app!
       .get(StoreDatabase)
-      .db.selectFrom('reservations')
+      .db.selectFrom('holds')
       .select(['quantity'])
       .where('product_key', '=', productKey)
       .where('released', '=', 0)

@@ -14,20 +14,19 @@ import {
 
 type Fixture = ReturnType<typeof newOrderService>;
 
-const reservationsOf = (f: Fixture, orderId: string) =>
-  f.data.reservations.filter((r) => r.orderId === orderId);
+const holdsOf = (f: Fixture, orderId: string) => f.data.holds.filter((h) => h.owner === orderId);
 const jobsOf = (f: Fixture, orderId: string) => f.data.outbox.filter((j) => j.orderId === orderId);
 const handOffOf = (f: Fixture, orderId: string) =>
   jobsOf(f, orderId).find((j) => j.kind === 'handoff')!;
 const stored = (f: Fixture, orderId: string) => f.data.orders.get(orderId)!;
 
-/** Lets the order's reservation run out, as 31 minutes without an expiry event would. */
+/** Lets the order's hold run out, as 31 minutes without an expiry event would. */
 function lapse(f: Fixture, order: Order): void {
-  for (const r of reservationsOf(f, order.id)) r.expiresAt = Date.now() - 1;
+  for (const r of holdsOf(f, order.id)) r.expiresAt = Date.now() - 1;
 }
 
 describe('OrderService.place (rules "Capacity")', () => {
-  it('creates an open order with its lines and reservations until the session expires', async () => {
+  it('creates an open order with its lines and holds until the session expires', async () => {
     const f = newOrderService({ sessionTtlMs: 60_000 });
     const before = Date.now();
     const placed = await f.sut.place(draft([draftLine({ quantity: 3 })]));
@@ -36,13 +35,17 @@ describe('OrderService.place (rules "Capacity")', () => {
     expect(order).toMatchObject({ status: 'open', provider: 'stripe', sessionId: null });
     expect(order.context).toMatchObject({ subtotal: 7500, total: 7500 });
     expect(order.expiresAt).toBeGreaterThanOrEqual(before + 60_000);
-    expect(reservationsOf(f, order.id)).toEqual([
+    expect(holdsOf(f, order.id)).toEqual([
       {
-        orderId: order.id,
+        id: 1,
+        owner: order.id,
         productKey: 101,
         quantity: 3,
         expiresAt: order.expiresAt,
         released: false,
+        sold: false,
+        claimToken: null,
+        claimedBy: null,
       },
     ]);
     expect(f.data.lines.get(order.id)).toHaveLength(1);
@@ -57,7 +60,7 @@ describe('OrderService.place (rules "Capacity")', () => {
     const { order } = placed;
     expect(order).toMatchObject({ status: 'paid', provider: 'none', sessionId: order.id });
     expect(order.paidAt).not.toBeNull();
-    expect(reservationsOf(f, order.id)[0]!.expiresAt).toBe(HELD_UNTIL);
+    expect(holdsOf(f, order.id)[0]!.expiresAt).toBe(HELD_UNTIL);
     // rules "E-mail": the ticket mail is queued by the same paid transition.
     expect(jobsOf(f, order.id)).toMatchObject([{ kind: 'mail' }, { kind: 'handoff' }]);
     expect(f.wakes()).toBe(1);
@@ -75,11 +78,11 @@ describe('OrderService.place (rules "Capacity")', () => {
     expect(f.data.orders.size).toBe(1);
   });
 
-  it('unlimited stock takes no capacity lock but is still reserved', async () => {
+  it('unlimited stock takes no capacity lock but is still held', async () => {
     const f = newOrderService();
     const order = await openOrder(f, [draftLine({ productKey: 102, stock: null })]);
     expect(f.data.capacityLocks).toEqual([[]]);
-    expect(reservationsOf(f, order.id)).toHaveLength(1);
+    expect(holdsOf(f, order.id)).toHaveLength(1);
   });
 });
 
@@ -101,7 +104,7 @@ describe('OrderService.receive (rules "Webhook")', () => {
       },
     });
     expect(stored(f, order.id).paidAt).not.toBeNull();
-    expect(reservationsOf(f, order.id)[0]!.expiresAt).toBe(HELD_UNTIL);
+    expect(holdsOf(f, order.id)[0]!.expiresAt).toBe(HELD_UNTIL);
     // rules "E-mail": the ticket mail is queued by the same paid transition.
     expect(jobsOf(f, order.id)).toMatchObject([{ kind: 'mail' }, { kind: 'handoff' }]);
     expect(f.wakes()).toBe(1);
@@ -161,10 +164,10 @@ describe('OrderService.receive (rules "Webhook")', () => {
     expect(await f.sut.receive(delivery(paymentEvent(failed, 'payment.pending')))).toBe(
       'processing',
     );
-    expect(reservationsOf(f, failed.id)[0]!.expiresAt).toBe(HELD_UNTIL);
+    expect(holdsOf(f, failed.id)[0]!.expiresAt).toBe(HELD_UNTIL);
     expect(await f.sut.receive(delivery(paymentEvent(failed, 'payment.failed')))).toBe('canceled');
     for (const order of [expired, failed]) {
-      expect(reservationsOf(f, order.id).every((r) => r.released)).toBe(true);
+      expect(holdsOf(f, order.id).every((r) => r.released)).toBe(true);
     }
   });
 });
@@ -176,7 +179,7 @@ describe('OrderService: late payments (rules "Capacity")', () => {
     await f.sut.receive(delivery(paymentEvent(order, 'session.expired')));
     expect(await f.sut.receive(delivery(paymentEvent(order, 'payment.succeeded')))).toBe('paid');
     expect(stored(f, order.id).status).toBe('latePaymentAccepted');
-    expect(reservationsOf(f, order.id)[0]).toMatchObject({
+    expect(holdsOf(f, order.id)[0]).toMatchObject({
       released: false,
       expiresAt: HELD_UNTIL,
     });
@@ -209,7 +212,7 @@ describe('OrderService: late payments (rules "Capacity")', () => {
       status: 'refundPending',
       context: { paymentReference: `pi_${late.id}` },
     });
-    expect(reservationsOf(f, late.id).every((r) => r.released)).toBe(true);
+    expect(holdsOf(f, late.id).every((r) => r.released)).toBe(true);
     expect(jobsOf(f, late.id)).toMatchObject([{ kind: 'refund' }]);
   });
 
@@ -288,7 +291,7 @@ describe('OrderService.reconcile (rules "The order\'s life")', () => {
     const lapsed = { ...placed.order, expiresAt: Date.now() - 1 };
     expect((await f.sut.reconcile(lapsed)).status).toBe('canceled');
     expect(f.payments.retrieved).toEqual([]);
-    expect(reservationsOf(f, placed.order.id).every((r) => r.released)).toBe(true);
+    expect(holdsOf(f, placed.order.id).every((r) => r.released)).toBe(true);
   });
 });
 
@@ -304,7 +307,7 @@ describe('OrderService: outcomes from the outbox', () => {
       status: 'handedOff',
       context: { catalogOrderId: '4711' },
     });
-    const settledUntil = reservationsOf(f, order.id)[0]!.expiresAt;
+    const settledUntil = holdsOf(f, order.id)[0]!.expiresAt;
     expect(settledUntil).toBeGreaterThanOrEqual(before + f.config.catalogTtlSeconds * 1000);
     expect(settledUntil).toBeLessThan(HELD_UNTIL);
     expect(handOffOf(f, order.id).doneAt).not.toBeNull();

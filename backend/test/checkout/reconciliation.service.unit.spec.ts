@@ -57,7 +57,7 @@ describe('ReconciliationService.sweep', () => {
     f.payments.sessions.set(order.sessionId!, paymentEvent(order, 'payment.failed'));
     await f.sut.sweep();
     expect(f.data.orders.get(order.id)!.status).toBe('canceled');
-    expect(f.data.reservations.every((r) => r.released)).toBe(true);
+    expect(f.data.holds.every((h) => h.released)).toBe(true);
   });
 
   it('one order the provider cannot answer does not stop the others', async () => {

@@ -66,12 +66,12 @@ describe.each(DATABASES)('reconciliation without webhooks (%s)', (kind) => {
   async function activeReservations(app: NestFastifyApplication, sessionId: string) {
     const rows = await app
       .get(StoreDatabase)
-      .db.selectFrom('reservations')
-      .innerJoin('orders', 'orders.id', 'reservations.order_id')
-      .select('reservations.quantity')
+      .db.selectFrom('holds')
+      .innerJoin('orders', 'orders.id', 'holds.owner')
+      .select('holds.quantity')
       .where('orders.session_id', '=', sessionId)
-      .where('reservations.released', '=', 0)
-      .where('reservations.expires_at', '>', Date.now())
+      .where('holds.released', '=', 0)
+      .where('holds.expires_at', '>', Date.now())
       .execute();
     return rows.length;
   }

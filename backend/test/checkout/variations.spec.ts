@@ -145,7 +145,7 @@ describe.each(DATABASES)('variable products at checkout (%s)', (kind) => {
     expect(statuses.filter((s) => s === 409)).toHaveLength(26);
     const rows = await app!
       .get(StoreDatabase)
-      .db.selectFrom('reservations')
+      .db.selectFrom('holds')
       .select(['product_key', 'quantity'])
       .where('released', '=', 0)
       .execute();

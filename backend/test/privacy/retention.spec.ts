@@ -71,6 +71,7 @@ describe.each(DATABASES)('personal data erasure (%s)', (kind) => {
       'contact_messages',
       'waitlist_mails',
       'waitlist_offers',
+      'holds',
       'waitlist_entries',
       'scheduled_jobs',
     ] as const) {
@@ -185,6 +186,9 @@ describe.each(DATABASES)('personal data erasure (%s)', (kind) => {
     expect(await ids('waitlist_entries')).toEqual(['w-dated', 'w-undated-new']);
     const offers = await store.db.selectFrom('waitlist_offers').select('entry_id').execute();
     expect(offers.map((o) => o.entry_id).sort()).toEqual(['w-dated', 'w-undated-new']);
+    // An offer's places, a hold owned by its entry, go with it.
+    const holds = await store.db.selectFrom('holds').select('owner').execute();
+    expect(holds.map((h) => h.owner).sort()).toEqual(['w-dated', 'w-undated-new']);
 
     // Nothing is left to erase until time moves on.
     expect(await sut.eraseExpired(retentionCutoffs(retentionPeriods(90), NOW))).toEqual({

@@ -101,7 +101,8 @@ describe.each(DATABASES)('waiting list (%s)', (kind) => {
       .get(StoreDatabase)
       .db.selectFrom('waitlist_offers')
       .innerJoin('waitlist_entries', 'waitlist_entries.id', 'waitlist_offers.entry_id')
-      .select(['waitlist_entries.email', 'waitlist_offers.status', 'waitlist_offers.quantity'])
+      .innerJoin('holds', 'holds.id', 'waitlist_offers.hold_id')
+      .select(['waitlist_entries.email', 'waitlist_offers.status', 'holds.quantity'])
       .orderBy('waitlist_offers.id')
       .execute();
   }
@@ -185,11 +186,12 @@ describe.each(DATABASES)('waiting list (%s)', (kind) => {
     await cancelCheckout(target, held!);
     const tokenA = tokenIn(await nextMail(smtp, 'a@example.org', OFFER), 'offer');
 
-    // A's 24 hours are over.
+    // A's 24 hours are over (the hold of its offer lapses).
     await target
       .get(StoreDatabase)
-      .db.updateTable('waitlist_offers')
+      .db.updateTable('holds')
       .set({ expires_at: Date.now() - 1 })
+      .where('id', 'in', (eb) => eb.selectFrom('waitlist_offers').select('hold_id'))
       .execute();
     await pass(target).run();
     expect((await offerView(target, tokenA)).status).toBe('expired');
@@ -371,9 +373,9 @@ describe.each(DATABASES)('waiting list (%s)', (kind) => {
     const order = await target.get(OrderRepository).find({ sessionId: bought.json().id });
     await target
       .get(StoreDatabase)
-      .db.updateTable('reservations')
+      .db.updateTable('holds')
       .set({ expires_at: Date.now() - 1 })
-      .where('order_id', '=', order!.id)
+      .where('owner', '=', order!.id)
       .execute();
     await pass(target).run();
     expect(await offerRows(target)).toEqual([]);
@@ -617,7 +619,7 @@ describe('waiting list across two processes (postgres)', () => {
     // free up by the clock alone, and both processes look at the same moment, twice.
     await a
       .get(StoreDatabase)
-      .db.updateTable('reservations')
+      .db.updateTable('holds')
       .set({ expires_at: Date.now() - 1 })
       .execute();
     const made = (
@@ -628,7 +630,8 @@ describe('waiting list across two processes (postgres)', () => {
       .get(StoreDatabase)
       .db.selectFrom('waitlist_offers')
       .innerJoin('waitlist_entries', 'waitlist_entries.id', 'waitlist_offers.entry_id')
-      .select(['waitlist_entries.email', 'waitlist_offers.quantity'])
+      .innerJoin('holds', 'holds.id', 'waitlist_offers.hold_id')
+      .select(['waitlist_entries.email', 'holds.quantity'])
       .orderBy('waitlist_offers.id')
       .execute();
     expect(offers.map((o) => o.email)).toEqual(emails.slice(0, 3));

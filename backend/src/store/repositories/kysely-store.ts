@@ -1,5 +1,6 @@
 import type { StoreDatabase } from '../store.database.js';
 import { Store, type StoreTransaction } from '../store.port.js';
+import { KyselyHoldRepository } from './hold.repository.js';
 import { KyselyOrderRepository } from './order.repository.js';
 import { KyselyOutboxRepository } from './outbox.repository.js';
 import { KyselyTicketRepository } from './ticket.repository.js';
@@ -16,6 +17,7 @@ export class KyselyStore extends Store {
     return this.database.write((trx) =>
       work({
         orders: new KyselyOrderRepository(trx, this.database.kind),
+        holds: new KyselyHoldRepository(trx, this.database.kind),
         outbox: new KyselyOutboxRepository(trx),
         webhookEvents: new KyselyWebhookEventRepository(trx),
         tickets: new KyselyTicketRepository(trx),

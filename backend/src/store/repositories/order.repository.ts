@@ -9,12 +9,11 @@ import {
   type OrderLine,
   OrderRepository,
   type OpenCheckouts,
-  type Reservation,
 } from '../store.port.js';
 
 type OrderRow = Selectable<OrdersTable>;
 
-/** Orders, their lines and reservations on Kysely; `db` is the store or one transaction. */
+/** Orders and their lines on Kysely; `db` is the store or one transaction. */
 export class KyselyOrderRepository extends OrderRepository {
   constructor(
     private readonly db: StoreDb,
@@ -23,96 +22,7 @@ export class KyselyOrderRepository extends OrderRepository {
     super();
   }
 
-  /**
-   * On SQLite the write transaction already holds the database's write lock. On
-   * PostgreSQL each stock unit has a lock row, taken in key order so two checkouts
-   * cannot deadlock.
-   */
-  async lockCapacity(productKeys: readonly number[]): Promise<void> {
-    if (this.kind !== 'postgres' || productKeys.length === 0) return;
-    const keys = [...new Set(productKeys)].sort((a, b) => a - b);
-    await this.db
-      .insertInto('capacity_locks')
-      .values(keys.map((product_key) => ({ product_key })))
-      .onConflict((oc) => oc.column('product_key').doNothing())
-      .execute();
-    await this.db
-      .selectFrom('capacity_locks')
-      .select('product_key')
-      .where('product_key', 'in', keys)
-      .orderBy('product_key')
-      .forUpdate()
-      .execute();
-  }
-
-  async reservedByKey(
-    productKeys: readonly number[],
-    now: number,
-    exceptOrderId?: string,
-    exceptOfferId?: number,
-  ): Promise<Map<number, number>> {
-    if (productKeys.length === 0) return new Map();
-    let query = this.db
-      .selectFrom('reservations')
-      .select((eb) => ['product_key', eb.fn.sum<number>('quantity').as('reserved')])
-      .where('product_key', 'in', [...productKeys])
-      .where('released', '=', 0)
-      .where('expires_at', '>', now);
-    if (exceptOrderId) query = query.where('order_id', '<>', exceptOrderId);
-    // rules "Waiting list": an offer is a reservation too, or a checkout would sell the
-    // places a waiting visitor was promised.
-    let offers = this.db
-      .selectFrom('waitlist_offers')
-      .select((eb) => ['product_key', eb.fn.sum<number>('quantity').as('reserved')])
-      .where('product_key', 'in', [...productKeys])
-      .where('status', '=', 'active')
-      .where('expires_at', '>', now);
-    if (exceptOfferId !== undefined) offers = offers.where('id', '<>', exceptOfferId);
-    // One statement for both: a checkout's capacity check is on its hot path, and on
-    // PostgreSQL each statement is a round trip.
-    const rows = await query
-      .groupBy('product_key')
-      .unionAll(offers.groupBy('product_key'))
-      .execute();
-    const reserved = new Map<number, number>();
-    for (const r of rows) {
-      const key = Number(r.product_key);
-      reserved.set(key, (reserved.get(key) ?? 0) + Number(r.reserved));
-    }
-    return reserved;
-  }
-
-  async unpaidReservedByKey(
-    productKeys: readonly number[],
-    now: number,
-  ): Promise<Map<number, number>> {
-    if (productKeys.length === 0) return new Map();
-    const held = this.db
-      .selectFrom('reservations')
-      .select((eb) => ['product_key', eb.fn.sum<number>('quantity').as('reserved')])
-      .where('product_key', 'in', [...productKeys])
-      .where('released', '=', 0)
-      .where('expires_at', '>', now)
-      .where('order_id', 'in', (eb) =>
-        eb.selectFrom('orders').select('orders.id').where('orders.paid_at', 'is', null),
-      )
-      .groupBy('product_key');
-    const offers = this.db
-      .selectFrom('waitlist_offers')
-      .select((eb) => ['product_key', eb.fn.sum<number>('quantity').as('reserved')])
-      .where('product_key', 'in', [...productKeys])
-      .where('status', '=', 'active')
-      .where('expires_at', '>', now)
-      .groupBy('product_key');
-    const reserved = new Map<number, number>();
-    for (const r of await held.unionAll(offers).execute()) {
-      const key = Number(r.product_key);
-      reserved.set(key, (reserved.get(key) ?? 0) + Number(r.reserved));
-    }
-    return reserved;
-  }
-
-  async create({ order, lines, reservations, reservedUntil, clientKey }: NewOrder): Promise<void> {
+  async create({ order, lines, clientKey }: NewOrder): Promise<void> {
     const { context } = order;
     await this.db
       .insertInto('orders')
@@ -155,19 +65,6 @@ export class KyselyOrderRepository extends OrderRepository {
           image: l.image,
           quantity: l.quantity,
           unit_amount: l.unitAmount,
-        })),
-      )
-      .execute();
-    if (reservations.length === 0) return;
-    await this.db
-      .insertInto('reservations')
-      .values(
-        reservations.map((r) => ({
-          order_id: order.id,
-          product_key: r.productKey,
-          quantity: r.quantity,
-          expires_at: reservedUntil,
-          released: 0,
         })),
       )
       .execute();
@@ -265,41 +162,6 @@ export class KyselyOrderRepository extends OrderRepository {
         ...(order.status === 'open' ? {} : { client_key: null }),
       })
       .where('id', '=', order.id)
-      .execute();
-  }
-
-  async reservations(orderId: string): Promise<Reservation[]> {
-    const rows = await this.db
-      .selectFrom('reservations')
-      .select(['product_key', 'quantity'])
-      .where('order_id', '=', orderId)
-      .execute();
-    return rows.map((r) => ({ productKey: r.product_key, quantity: r.quantity }));
-  }
-
-  async isReservationHeld(orderId: string, now: number): Promise<boolean> {
-    const lapsed = await this.db
-      .selectFrom('reservations')
-      .select('id')
-      .where('order_id', '=', orderId)
-      .where((eb) => eb.or([eb('released', '<>', 0), eb('expires_at', '<=', now)]))
-      .executeTakeFirst();
-    return lapsed === undefined;
-  }
-
-  async holdReservations(orderId: string, until: number): Promise<void> {
-    await this.db
-      .updateTable('reservations')
-      .set({ released: 0, expires_at: until })
-      .where('order_id', '=', orderId)
-      .execute();
-  }
-
-  async releaseReservations(orderId: string): Promise<void> {
-    await this.db
-      .updateTable('reservations')
-      .set({ released: 1 })
-      .where('order_id', '=', orderId)
       .execute();
   }
 

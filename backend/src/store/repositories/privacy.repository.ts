@@ -243,7 +243,7 @@ async function deleteMails(db: StoreDb, where: (query: MailQuery) => MailQuery):
   return ids.length;
 }
 
-/** Deletes waiting-list entries with their offers and mails; returns how many. */
+/** Deletes waiting-list entries with their offers, their holds and mails; returns how many. */
 async function deleteWaitlistEntries(db: StoreDb, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
   await db
@@ -253,6 +253,11 @@ async function deleteWaitlistEntries(db: StoreDb, ids: readonly string[]): Promi
   await db
     .deleteFrom('waitlist_offers')
     .where('entry_id', 'in', [...ids])
+    .execute();
+  // An offer's places are a hold owned by its entry.
+  await db
+    .deleteFrom('holds')
+    .where('owner', 'in', [...ids])
     .execute();
   const deleted = await db
     .deleteFrom('waitlist_entries')

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { StoreDb, StoreKind } from '../store.database.js';
-import type { WaitlistEntriesTable, WaitlistOffersTable } from '../store.schema.js';
+import type { HoldsTable, WaitlistEntriesTable, WaitlistOffersTable } from '../store.schema.js';
 import {
   type NewWaitlistEntry,
   type WaitedUnit,
@@ -25,9 +25,10 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
   }
 
   /**
-   * Deletes entries with their offers and mails. On PostgreSQL the entries are locked
-   * first, so a pass offering to one of them meanwhile waits and then finds it gone
-   * (instead of adding an offer that would keep the entry's row).
+   * Deletes entries with their offers, their offers' holds (owned by the entry) and their
+   * mails. On PostgreSQL the entries are locked first, so a pass offering to one of them
+   * meanwhile waits and then finds it gone (instead of adding an offer that would keep the
+   * entry's row).
    */
   private async removeEntries(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
@@ -46,6 +47,10 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
     await this.db
       .deleteFrom('waitlist_offers')
       .where('entry_id', 'in', [...ids])
+      .execute();
+    await this.db
+      .deleteFrom('holds')
+      .where('owner', 'in', [...ids])
       .execute();
     await this.db
       .deleteFrom('waitlist_entries')
@@ -180,73 +185,83 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
       .execute();
   }
 
-  async createOffer(
-    offer: Pick<WaitlistOffer, 'entryId' | 'token' | 'productKey' | 'quantity' | 'expiresAt'>,
-    now: number,
-  ): Promise<WaitlistOffer | undefined> {
+  async markOffered(entryId: string): Promise<boolean> {
     // The guard on the entry's status decides between two passes that both saw it waiting.
     const taken = await this.db
       .updateTable('waitlist_entries')
       .set({ status: 'offered' })
-      .where('id', '=', offer.entryId)
+      .where('id', '=', entryId)
       .where('status', '=', 'confirmed')
       .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) === 0) return undefined;
-    const row = await this.db
+    return Number(taken.numUpdatedRows) > 0;
+  }
+
+  async createOffer(
+    offer: Pick<WaitlistOffer, 'entryId' | 'token' | 'holdId'>,
+    now: number,
+  ): Promise<WaitlistOffer> {
+    const { id } = await this.db
       .insertInto('waitlist_offers')
       .values({
         entry_id: offer.entryId,
         token: offer.token,
-        product_key: offer.productKey,
-        quantity: offer.quantity,
-        expires_at: offer.expiresAt,
+        hold_id: offer.holdId,
         status: 'active',
-        order_id: null,
         created_at: now,
       })
-      .returningAll()
+      .returning('id')
       .executeTakeFirstOrThrow();
-    return toOffer(row);
+    return (await this.findOfferById(id))!;
   }
 
-  async findOffer(token: string): Promise<WaitlistOffer | undefined> {
+  findOffer(token: string): Promise<WaitlistOffer | undefined> {
+    return this.offerWhere('waitlist_offers.token', token);
+  }
+
+  findOfferById(id: number): Promise<WaitlistOffer | undefined> {
+    return this.offerWhere('waitlist_offers.id', id);
+  }
+
+  /** The offer with its places, read from its hold. */
+  private async offerWhere(
+    column: 'waitlist_offers.token' | 'waitlist_offers.id',
+    value: string | number,
+  ): Promise<WaitlistOffer | undefined> {
     const row = await this.db
       .selectFrom('waitlist_offers')
-      .selectAll()
-      .where('token', '=', token)
+      .innerJoin('holds', 'holds.id', 'waitlist_offers.hold_id')
+      .select([
+        'waitlist_offers.id',
+        'waitlist_offers.entry_id',
+        'waitlist_offers.token',
+        'waitlist_offers.hold_id',
+        'waitlist_offers.status',
+        'waitlist_offers.created_at',
+        'holds.product_key',
+        'holds.quantity',
+        'holds.expires_at',
+      ])
+      .where(column, '=', value)
       .executeTakeFirst();
     return row ? toOffer(row) : undefined;
   }
 
-  async findOfferById(id: number): Promise<WaitlistOffer | undefined> {
-    const row = await this.db
-      .selectFrom('waitlist_offers')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row ? toOffer(row) : undefined;
-  }
-
-  async claimOffer(offerId: number, orderId: string, now: number): Promise<boolean> {
-    const result = await this.db
+  async markOfferClaimed(holdId: number): Promise<void> {
+    await this.db
       .updateTable('waitlist_offers')
-      .set({ status: 'claimed', order_id: orderId })
-      .where('id', '=', offerId)
+      .set({ status: 'claimed' })
+      .where('hold_id', '=', holdId)
       .where('status', '=', 'active')
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+      .execute();
   }
 
-  async reviveOffer(orderId: string, now: number): Promise<boolean> {
-    const result = await this.db
+  async markOfferActive(holdId: number): Promise<void> {
+    await this.db
       .updateTable('waitlist_offers')
-      .set({ status: 'active', order_id: null })
-      .where('order_id', '=', orderId)
+      .set({ status: 'active' })
+      .where('hold_id', '=', holdId)
       .where('status', '=', 'claimed')
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+      .execute();
   }
 
   async declineOffer(offerId: number): Promise<boolean> {
@@ -264,7 +279,9 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
       .updateTable('waitlist_offers')
       .set({ status: 'expired' })
       .where('status', '=', 'active')
-      .where('expires_at', '<=', now)
+      .where('hold_id', 'in', (eb) =>
+        eb.selectFrom('holds').select('holds.id').where('holds.expires_at', '<=', now),
+      )
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
@@ -284,6 +301,7 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
     const offered = await this.db
       .selectFrom('waitlist_offers')
       .innerJoin('waitlist_entries', 'waitlist_entries.id', 'waitlist_offers.entry_id')
+      .innerJoin('holds', 'holds.id', 'waitlist_offers.hold_id')
       .select((eb) => [
         'waitlist_entries.product_id',
         'waitlist_entries.variation_id',
@@ -291,7 +309,7 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
         eb.fn.countAll<number>().as('n'),
       ])
       .where('waitlist_offers.status', '=', 'active')
-      .where('waitlist_offers.expires_at', '>', now)
+      .where('holds.expires_at', '>', now)
       .groupBy(['waitlist_entries.product_id', 'waitlist_entries.variation_id'])
       .execute();
     const counts = new Map<string, WaitlistCount>();
@@ -420,16 +438,19 @@ function toEntry(row: Selectable<WaitlistEntriesTable>): WaitlistEntry {
   };
 }
 
-function toOffer(row: Selectable<WaitlistOffersTable>): WaitlistOffer {
+function toOffer(
+  row: Selectable<WaitlistOffersTable> &
+    Pick<Selectable<HoldsTable>, 'product_key' | 'quantity' | 'expires_at'>,
+): WaitlistOffer {
   return {
     id: row.id,
     entryId: row.entry_id,
     token: row.token,
+    holdId: row.hold_id,
     productKey: row.product_key,
     quantity: row.quantity,
     expiresAt: row.expires_at,
     status: row.status as WaitlistOfferStatus,
-    orderId: row.order_id,
     createdAt: row.created_at,
   };
 }

@@ -153,7 +153,7 @@ export async function resetStore(app: NestFastifyApplication): Promise<void> {
     'mails',
     'tickets',
     'outbox',
-    'reservations',
+    'holds',
     'order_lines',
     'orders',
     'webhook_events',

@@ -1,3 +1,10 @@
+import type { Places } from '../../../src/holds/capacity.js';
+import {
+  type HeldExcept,
+  type Hold,
+  HoldRepository,
+  type NewHold,
+} from '../../../src/holds/hold.repository.js';
 import {
   ContactRepository,
   type NewOrder,
@@ -11,7 +18,6 @@ import {
   OutboxRepository,
   type RecordedEvent,
   type NewTicket,
-  type Reservation,
   Store,
   type StoredTicket,
   type StoreTransaction,
@@ -19,12 +25,6 @@ import {
   WaitlistRepository,
   WebhookEventRepository,
 } from '../../../src/store/store.port.js';
-
-export interface StoredReservation extends Reservation {
-  orderId: string;
-  expiresAt: number;
-  released: boolean;
-}
 
 export interface StoredJob extends OutboxJob {
   nextAttemptAt: number;
@@ -38,7 +38,7 @@ export interface StoredJob extends OutboxJob {
 export class StoreData {
   orders = new Map<string, Order>();
   lines = new Map<string, OrderLine[]>();
-  reservations: StoredReservation[] = [];
+  holds: Hold[] = [];
   outbox: StoredJob[] = [];
   webhookEvents = new Map<string, RecordedEvent>();
   contacts: { name: string; email: string; message: string; createdAt: number }[] = [];
@@ -62,50 +62,11 @@ export class InMemoryOrderRepository extends OrderRepository {
     super();
   }
 
-  async lockCapacity(productKeys: readonly number[]): Promise<void> {
-    this.data.capacityLocks.push([...productKeys]);
-  }
-
-  async reservedByKey(
-    productKeys: readonly number[],
-    now: number,
-    exceptOrderId?: string,
-  ): Promise<Map<number, number>> {
-    const reserved = new Map<number, number>();
-    for (const r of this.data.reservations) {
-      if (!productKeys.includes(r.productKey) || r.released || r.expiresAt <= now) continue;
-      if (r.orderId === exceptOrderId) continue;
-      reserved.set(r.productKey, (reserved.get(r.productKey) ?? 0) + r.quantity);
-    }
-    return reserved;
-  }
-
-  async unpaidReservedByKey(
-    productKeys: readonly number[],
-    now: number,
-  ): Promise<Map<number, number>> {
-    const reserved = await this.reservedByKey(productKeys, now);
-    for (const r of this.data.reservations) {
-      if (!reserved.has(r.productKey) || r.released || r.expiresAt <= now) continue;
-      if (!this.data.orders.get(r.orderId)?.paidAt) continue;
-      reserved.set(r.productKey, reserved.get(r.productKey)! - r.quantity);
-    }
-    return reserved;
-  }
-
-  async create({ order, lines, reservations, reservedUntil, clientKey }: NewOrder): Promise<void> {
+  async create({ order, lines, clientKey }: NewOrder): Promise<void> {
     if (this.data.orders.has(order.id)) throw new Error(`duplicate order ${order.id}`);
     if (clientKey && order.status === 'open') this.data.clientKeys.set(order.id, clientKey);
     this.data.orders.set(order.id, structuredClone(order));
     this.data.lines.set(order.id, structuredClone([...lines]));
-    for (const r of reservations) {
-      this.data.reservations.push({
-        ...r,
-        orderId: order.id,
-        expiresAt: reservedUntil,
-        released: false,
-      });
-    }
   }
 
   async find(key: OrderKey): Promise<Order | undefined> {
@@ -148,22 +109,6 @@ export class InMemoryOrderRepository extends OrderRepository {
     this.data.orders.set(order.id, structuredClone(order));
   }
 
-  async reservations(orderId: string): Promise<Reservation[]> {
-    return this.of(orderId).map(({ productKey, quantity }) => ({ productKey, quantity }));
-  }
-
-  async isReservationHeld(orderId: string, now: number): Promise<boolean> {
-    return this.of(orderId).every((r) => !r.released && r.expiresAt > now);
-  }
-
-  async holdReservations(orderId: string, until: number): Promise<void> {
-    for (const r of this.of(orderId)) Object.assign(r, { released: false, expiresAt: until });
-  }
-
-  async releaseReservations(orderId: string): Promise<void> {
-    for (const r of this.of(orderId)) r.released = true;
-  }
-
   async findUnsettled(query: {
     provider: string;
     createdBefore: number;
@@ -186,9 +131,105 @@ export class InMemoryOrderRepository extends OrderRepository {
     if (!order) throw new Error(`no order ${orderId}`);
     return order;
   }
+}
 
-  private of(orderId: string): StoredReservation[] {
-    return this.data.reservations.filter((r) => r.orderId === orderId);
+/** The holds (rules "Capacity") as plain rows in `StoreData.holds`. */
+export class InMemoryHoldRepository extends HoldRepository {
+  constructor(private readonly data: StoreData) {
+    super();
+  }
+
+  async lockCapacity(productKeys: readonly number[]): Promise<void> {
+    this.data.capacityLocks.push([...productKeys]);
+  }
+
+  async heldByKey(
+    productKeys: readonly number[],
+    now: number,
+    except: HeldExcept = {},
+  ): Promise<Map<number, number>> {
+    return this.sum(productKeys, now, (h) => h.owner !== except.owner && h.id !== except.holdId);
+  }
+
+  async unsoldHeldByKey(productKeys: readonly number[], now: number): Promise<Map<number, number>> {
+    return this.sum(productKeys, now, (h) => !h.sold);
+  }
+
+  async add(holds: readonly NewHold[]): Promise<Hold[]> {
+    const added = holds.map((h) => ({
+      id: Math.max(0, ...this.data.holds.map((held) => held.id)) + 1,
+      owner: h.owner,
+      productKey: h.productKey,
+      quantity: h.quantity,
+      expiresAt: h.expiresAt,
+      released: false,
+      sold: false,
+      claimToken: h.claimToken ?? null,
+      claimedBy: null,
+    }));
+    for (const h of added) this.data.holds.push(h);
+    return structuredClone(added);
+  }
+
+  async find(id: number): Promise<Hold | undefined> {
+    return structuredClone(this.data.holds.find((h) => h.id === id));
+  }
+
+  async findByClaimToken(token: string): Promise<Hold | undefined> {
+    return structuredClone(this.data.holds.find((h) => h.claimToken === token));
+  }
+
+  async placesOf(owner: string): Promise<Places[]> {
+    return this.of(owner).map(({ productKey, quantity }) => ({ productKey, quantity }));
+  }
+
+  async isHeld(owner: string, now: number): Promise<boolean> {
+    return this.of(owner).every((h) => !h.released && h.expiresAt > now);
+  }
+
+  async keep(owner: string, until: number, sold = false): Promise<void> {
+    for (const h of this.of(owner)) {
+      Object.assign(h, { released: false, expiresAt: until, sold: h.sold || sold });
+    }
+  }
+
+  async release(owner: string): Promise<void> {
+    for (const h of this.of(owner)) h.released = true;
+  }
+
+  async releaseHold(holdId: number): Promise<void> {
+    for (const h of this.data.holds) if (h.id === holdId) h.released = true;
+  }
+
+  async claim(holdId: number, by: string, now: number): Promise<boolean> {
+    const hold = this.data.holds.find((h) => h.id === holdId && !h.released && h.expiresAt > now);
+    if (!hold) return false;
+    Object.assign(hold, { released: true, claimedBy: by });
+    return true;
+  }
+
+  async giveBack(by: string, now: number): Promise<Hold[]> {
+    const given = this.data.holds.filter((h) => h.claimedBy === by && h.expiresAt > now);
+    for (const h of given) Object.assign(h, { released: false, claimedBy: null });
+    return structuredClone(given);
+  }
+
+  private of(owner: string): Hold[] {
+    return this.data.holds.filter((h) => h.owner === owner);
+  }
+
+  private sum(
+    productKeys: readonly number[],
+    now: number,
+    counts: (hold: Hold) => boolean,
+  ): Map<number, number> {
+    const held = new Map<number, number>();
+    for (const h of this.data.holds) {
+      if (!productKeys.includes(h.productKey) || h.released || h.expiresAt <= now) continue;
+      if (!counts(h)) continue;
+      held.set(h.productKey, (held.get(h.productKey) ?? 0) + h.quantity);
+    }
+    return held;
   }
 }
 
@@ -366,11 +407,12 @@ export class EmptyWaitlistRepository extends WaitlistRepository {
   waitedUnits = async () => [];
   queue = async () => [];
   capPublicFree = async () => undefined;
-  createOffer = async () => undefined;
+  markOffered = async () => false;
+  createOffer = () => this.none();
   findOffer = async () => undefined;
   findOfferById = async () => undefined;
-  claimOffer = async () => false;
-  reviveOffer = async () => false;
+  markOfferClaimed = async () => undefined;
+  markOfferActive = async () => undefined;
   declineOffer = async () => false;
   expireOffers = async () => 0;
   counts = async () => [];
@@ -387,6 +429,7 @@ export class EmptyWaitlistRepository extends WaitlistRepository {
  */
 export class InMemoryStore extends Store {
   readonly orders: InMemoryOrderRepository;
+  readonly holds: InMemoryHoldRepository;
   readonly outbox: InMemoryOutboxRepository;
   readonly webhookEvents: InMemoryWebhookEventRepository;
   readonly contacts: InMemoryContactRepository;
@@ -399,6 +442,7 @@ export class InMemoryStore extends Store {
   constructor(readonly data = new StoreData()) {
     super();
     this.orders = new InMemoryOrderRepository(data);
+    this.holds = new InMemoryHoldRepository(data);
     this.outbox = new InMemoryOutboxRepository(data);
     this.webhookEvents = new InMemoryWebhookEventRepository(data);
     this.contacts = new InMemoryContactRepository(data);

@@ -18,6 +18,7 @@ import {
 } from '../../../src/checkout/payments/payments.port.js';
 import { AppConfig, parseConfig } from '../../../src/config/config.js';
 import { HealthIndicators } from '../../../src/health/health-indicators.js';
+import { Holds } from '../../../src/holds/holds.js';
 import type { Order } from '../../../src/store/store.port.js';
 import { FakeCatalog } from './checkout-test-app.js';
 import { InMemoryStore } from './in-memory-store.js';
@@ -97,7 +98,7 @@ export function newOrderService(overrides: Partial<CheckoutOptions> = {}) {
   const signal = new OutboxSignal();
   let wakes = 0;
   signal.listen(() => (wakes += 1));
-  const sut = new OrderService(store, payments, catalog, options, config, signal);
+  const sut = new OrderService(store, payments, catalog, options, config, signal, new Holds());
   return {
     sut,
     /** The same service, under its own name for fixtures built on this one. */

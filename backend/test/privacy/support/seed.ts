@@ -181,16 +181,27 @@ export class Seed {
         confirmed_at: createdAt,
       })
       .execute();
+    const hold = await this.db
+      .insertInto('holds')
+      .values({
+        owner: id,
+        product_key: 101,
+        quantity: 1,
+        expires_at: createdAt + DAY_MS,
+        released: 0,
+        sold: 0,
+        claim_token: `o-${id}`,
+        claimed_by: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const offer = await this.db
       .insertInto('waitlist_offers')
       .values({
         entry_id: id,
         token: `o-${id}`,
-        product_key: 101,
-        quantity: 1,
-        expires_at: createdAt + DAY_MS,
+        hold_id: hold.id,
         status: 'expired',
-        order_id: null,
         created_at: createdAt,
       })
       .returning('id')

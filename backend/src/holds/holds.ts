@@ -1,0 +1,130 @@
+import { Injectable } from '@nestjs/common';
+import type { StoreTransaction } from '../store/store.port.js';
+import { type CapacityLine, fitsAgain, shortagesOf, wantedByKey } from './capacity.js';
+import type { Hold } from './hold.repository.js';
+
+/** A hold claimed by another owner, or given back to its own. */
+export interface ClaimChange {
+  hold: Hold;
+  /** The owner that claimed the hold (or gives it back). */
+  by: string;
+  change: 'claimed' | 'givenBack';
+}
+
+/** Runs in the transaction that changed the claim, so the holder's own records change with it. */
+export type ClaimListener = (tx: StoreTransaction, change: ClaimChange) => Promise<void>;
+
+export interface TakeRequest<L extends CapacityLine> {
+  owner: string;
+  lines: readonly L[];
+  /** Epoch ms until which the new holds count. */
+  until: number;
+  /**
+   * A token the owner presents to claim a hold somebody keeps for it (rules "Waiting list":
+   * an offer's link). Opaque here; an unknown, used or lapsed token changes nothing.
+   */
+  claimToken?: string | null;
+  now: number;
+}
+
+/**
+ * rules "Capacity": places are held, and every hold expires (docs/decisions/0003,
+ * docs/decisions/0010-holds.md). Taking places for an owner under the capacity lock,
+ * claiming a hold with its token, giving places back; and the two notices its users
+ * listen to: a claim that changed (in the transaction) and places that came free (after
+ * the commit, told by whoever committed the release).
+ */
+@Injectable()
+export class Holds {
+  private readonly claimListeners: ClaimListener[] = [];
+  private readonly releaseListeners: (() => void)[] = [];
+
+  onClaimChange(listener: ClaimListener): void {
+    this.claimListeners.push(listener);
+  }
+
+  onPlacesReleased(listener: () => void): void {
+    this.releaseListeners.push(listener);
+  }
+
+  /**
+   * After the commit of a transaction that released holds (or claimed one, whose places
+   * may be more than the claimer took): tells the listeners that places may have come free.
+   */
+  placesReleased(): void {
+    for (const listener of this.releaseListeners) listener();
+  }
+
+  /**
+   * Under the capacity lock of the lines' limited stock units: holds the places the lines
+   * want for `owner` until `until`, or answers which lines do not fit (nothing written). A
+   * hold claimable with `claimToken` counts as free for this owner alone, and is claimed.
+   */
+  async take<L extends CapacityLine>(
+    tx: StoreTransaction,
+    request: TakeRequest<L>,
+  ): Promise<{ shortages: { line: L; available: number }[] }> {
+    const { owner, lines, now } = request;
+    const limited = lines.filter((l) => l.stock !== null).map((l) => l.productKey);
+    await tx.holds.lockCapacity(limited);
+    // Read under the same lock as the sums, so nobody else claims it meanwhile.
+    const found = request.claimToken
+      ? await tx.holds.findByClaimToken(request.claimToken)
+      : undefined;
+    const claimable =
+      found && !found.released && found.expiresAt > now && limited.includes(found.productKey)
+        ? found
+        : undefined;
+    const held = await tx.holds.heldByKey(limited, now, { holdId: claimable?.id });
+    const shortages = shortagesOf(lines, held);
+    if (shortages.length > 0) return { shortages };
+    await tx.holds.add(
+      wantedByKey(lines).map((places) => ({ ...places, owner, expiresAt: request.until })),
+    );
+    // From here the owner's own hold keeps the places; should it be given up unsold, the
+    // claimed hold counts again (see `release`).
+    if (claimable && (await tx.holds.claim(claimable.id, owner, now))) {
+      await this.tell(tx, { hold: claimable, by: owner, change: 'claimed' });
+    }
+    return { shortages: [] };
+  }
+
+  /**
+   * The owner's holds are released. With `giveBackClaims` (the owner gave up before its
+   * sale: a checkout canceled or lapsed unpaid), the holds it claimed count again for
+   * their owners until they run out.
+   */
+  async release(
+    tx: StoreTransaction,
+    owner: string,
+    now: number,
+    options: { giveBackClaims: boolean },
+  ): Promise<void> {
+    await tx.holds.release(owner);
+    if (!options.giveBackClaims) return;
+    for (const hold of await tx.holds.giveBack(owner, now)) {
+      await this.tell(tx, { hold, by: owner, change: 'givenBack' });
+    }
+  }
+
+  /**
+   * rules "Capacity": whether the owner's places, its holds having lapsed, still fit into
+   * what others have not held meanwhile (`stock` per stock unit, null = unlimited). Takes
+   * the capacity lock of those units.
+   */
+  async fitAgain(
+    tx: StoreTransaction,
+    owner: string,
+    stock: ReadonlyMap<number, number | null>,
+    now: number,
+  ): Promise<boolean> {
+    const own = await tx.holds.placesOf(owner);
+    const keys = own.map((p) => p.productKey);
+    await tx.holds.lockCapacity(keys);
+    return fitsAgain(own, stock, await tx.holds.heldByKey(keys, now, { owner }));
+  }
+
+  private async tell(tx: StoreTransaction, change: ClaimChange): Promise<void> {
+    for (const listener of this.claimListeners) await listener(tx, change);
+  }
+}

@@ -1,0 +1,186 @@
+import type { Selectable } from 'kysely';
+import type { Places } from '../../holds/capacity.js';
+import {
+  type HeldExcept,
+  type Hold,
+  HoldRepository,
+  type NewHold,
+} from '../../holds/hold.repository.js';
+import type { StoreDb, StoreKind } from '../store.database.js';
+import type { HoldsTable } from '../store.schema.js';
+
+/** rules "Capacity": the holds on Kysely; `db` is the store or one transaction. */
+export class KyselyHoldRepository extends HoldRepository {
+  constructor(
+    private readonly db: StoreDb,
+    private readonly kind: StoreKind,
+  ) {
+    super();
+  }
+
+  /**
+   * On SQLite the write transaction already holds the database's write lock. On
+   * PostgreSQL each stock unit has a lock row, taken in key order so two checkouts
+   * cannot deadlock.
+   */
+  async lockCapacity(productKeys: readonly number[]): Promise<void> {
+    if (this.kind !== 'postgres' || productKeys.length === 0) return;
+    const keys = [...new Set(productKeys)].sort((a, b) => a - b);
+    await this.db
+      .insertInto('capacity_locks')
+      .values(keys.map((product_key) => ({ product_key })))
+      .onConflict((oc) => oc.column('product_key').doNothing())
+      .execute();
+    await this.db
+      .selectFrom('capacity_locks')
+      .select('product_key')
+      .where('product_key', 'in', keys)
+      .orderBy('product_key')
+      .forUpdate()
+      .execute();
+  }
+
+  heldByKey(
+    productKeys: readonly number[],
+    now: number,
+    except: HeldExcept = {},
+  ): Promise<Map<number, number>> {
+    return this.sumByKey(productKeys, now, except, false);
+  }
+
+  unsoldHeldByKey(productKeys: readonly number[], now: number): Promise<Map<number, number>> {
+    return this.sumByKey(productKeys, now, {}, true);
+  }
+
+  /** One statement: a checkout's capacity check is on its hot path (holds_capacity_idx covers it). */
+  private async sumByKey(
+    productKeys: readonly number[],
+    now: number,
+    except: HeldExcept,
+    unsoldOnly: boolean,
+  ): Promise<Map<number, number>> {
+    if (productKeys.length === 0) return new Map();
+    let query = this.db
+      .selectFrom('holds')
+      .select((eb) => ['product_key', eb.fn.sum<number>('quantity').as('held')])
+      .where('product_key', 'in', [...productKeys])
+      .where('released', '=', 0)
+      .where('expires_at', '>', now);
+    if (except.owner !== undefined) query = query.where('owner', '<>', except.owner);
+    if (except.holdId !== undefined) query = query.where('id', '<>', except.holdId);
+    if (unsoldOnly) query = query.where('sold', '=', 0);
+    const rows = await query.groupBy('product_key').execute();
+    return new Map(rows.map((r) => [Number(r.product_key), Number(r.held)]));
+  }
+
+  async add(holds: readonly NewHold[]): Promise<Hold[]> {
+    if (holds.length === 0) return [];
+    const rows = await this.db
+      .insertInto('holds')
+      .values(
+        holds.map((h) => ({
+          owner: h.owner,
+          product_key: h.productKey,
+          quantity: h.quantity,
+          expires_at: h.expiresAt,
+          released: 0,
+          sold: 0,
+          claim_token: h.claimToken ?? null,
+          claimed_by: null,
+        })),
+      )
+      .returningAll()
+      .execute();
+    return rows.map(toHold);
+  }
+
+  async find(id: number): Promise<Hold | undefined> {
+    const row = await this.db
+      .selectFrom('holds')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toHold(row) : undefined;
+  }
+
+  async findByClaimToken(token: string): Promise<Hold | undefined> {
+    const row = await this.db
+      .selectFrom('holds')
+      .selectAll()
+      .where('claim_token', '=', token)
+      .executeTakeFirst();
+    return row ? toHold(row) : undefined;
+  }
+
+  async placesOf(owner: string): Promise<Places[]> {
+    const rows = await this.db
+      .selectFrom('holds')
+      .select(['product_key', 'quantity'])
+      .where('owner', '=', owner)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({ productKey: r.product_key, quantity: r.quantity }));
+  }
+
+  async isHeld(owner: string, now: number): Promise<boolean> {
+    const lapsed = await this.db
+      .selectFrom('holds')
+      .select('id')
+      .where('owner', '=', owner)
+      .where((eb) => eb.or([eb('released', '<>', 0), eb('expires_at', '<=', now)]))
+      .executeTakeFirst();
+    return lapsed === undefined;
+  }
+
+  async keep(owner: string, until: number, sold = false): Promise<void> {
+    await this.db
+      .updateTable('holds')
+      .set({ released: 0, expires_at: until, ...(sold ? { sold: 1 } : {}) })
+      .where('owner', '=', owner)
+      .execute();
+  }
+
+  async release(owner: string): Promise<void> {
+    await this.db.updateTable('holds').set({ released: 1 }).where('owner', '=', owner).execute();
+  }
+
+  async releaseHold(holdId: number): Promise<void> {
+    await this.db.updateTable('holds').set({ released: 1 }).where('id', '=', holdId).execute();
+  }
+
+  async claim(holdId: number, by: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('holds')
+      .set({ released: 1, claimed_by: by })
+      .where('id', '=', holdId)
+      .where('released', '=', 0)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async giveBack(by: string, now: number): Promise<Hold[]> {
+    const rows = await this.db
+      .updateTable('holds')
+      .set({ released: 0, claimed_by: null })
+      .where('claimed_by', '=', by)
+      .where('expires_at', '>', now)
+      .returningAll()
+      .execute();
+    return rows.map(toHold);
+  }
+}
+
+function toHold(row: Selectable<HoldsTable>): Hold {
+  return {
+    id: row.id,
+    owner: row.owner,
+    productKey: row.product_key,
+    quantity: row.quantity,
+    expiresAt: row.expires_at,
+    released: row.released !== 0,
+    sold: row.sold !== 0,
+    claimToken: row.claim_token,
+    claimedBy: row.claimed_by,
+  };
+}
