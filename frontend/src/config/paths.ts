@@ -22,6 +22,9 @@ export const paths = {
   mailTest: '/mail-test',
 } as const;
 
+// The public catalog's endpoints: the loaders' data source and the header's next-event link
+// need them on every page. The other endpoints live beside the feature that calls them
+// (e.g. features/tickets/api.ts), in the lazily loaded chunks of their pages.
 export const api = {
   products: '/api/woocommerce/products',
   events: '/api/events',
@@ -32,17 +35,4 @@ export const api = {
   blog: '/api/blog',
   faq: '/api/faq',
   blogPost: (slug: string) => `/api/blog/${encodeURIComponent(slug)}`,
-  couponValidate: '/api/coupons/validate',
-  checkoutSession: '/api/checkout/session',
-  checkoutSessionStatus: (id: string) => `/api/checkout/session/${encodeURIComponent(id)}`,
-  contact: '/api/contact',
-  webhookEvents: '/api/checkout/webhook/events',
-  webhookTest: '/api/checkout/webhook/test',
-  ticket: (token: string) => `/api/tickets/${encodeURIComponent(token)}`,
-  ticketPdf: (token: string) => `/api/tickets/${encodeURIComponent(token)}/pdf`,
-  ticketResend: '/api/tickets/resend',
-  mailMessages: '/api/mail-test/messages',
-  mailMessage: (id: string) => `/api/mail-test/messages/${encodeURIComponent(id)}`,
-  mailAttachment: (id: string, index: number) =>
-    `/api/mail-test/messages/${encodeURIComponent(id)}/attachments/${index}`,
 } as const;

@@ -1,6 +1,6 @@
 import { Link, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { CART_STORAGE_KEY, COUPON_STORAGE_KEY, type RetentionPeriods } from '@awhh/machines';
-import { env } from '@/config/env';
+import { operator } from '@/config/operator';
 import { paths } from '@/config/paths';
 import { apiGet } from '@/lib/api-client';
 import { dataSource, sections } from '@/lib/data-source';
@@ -70,7 +70,7 @@ export function RetentionList({ periods }: { periods: RetentionPeriods }) {
 /** Describes what the site really does (rules "Privacy"); keep it in step with the code. */
 export function Component() {
   const { periods } = useLoaderData<typeof loader>();
-  const o = env.operator;
+  const o = operator;
   return (
     <Page title="Datenschutzerklärung">
       <div className={styles.text}>

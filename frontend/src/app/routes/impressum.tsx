@@ -1,4 +1,4 @@
-import { env } from '@/config/env';
+import { operator } from '@/config/operator';
 import { staticMeta } from '@/lib/page-head';
 import { Page } from '@/components/ui/page';
 import styles from './text-page.module.css';
@@ -10,7 +10,7 @@ export const handle = staticMeta(
 
 /** Operator details come from the build configuration (VITE_OPERATOR_*, see README). */
 export function Component() {
-  const o = env.operator;
+  const o = operator;
   const placeholder = Object.values(o).some((v) => v.includes('Beispiel'));
   return (
     <Page title="Impressum">

@@ -1,5 +1,4 @@
 import { type ReactNode, useEffect, useState } from 'react';
-import { api } from '@/config/paths';
 import { apiGet, apiPost, errorText, isNotFound } from '@/lib/api-client';
 import { staticMeta } from '@/lib/page-head';
 import { Button } from '@/components/ui/button';
@@ -7,6 +6,12 @@ import { Alert, ErrorState, Loading, Skeleton } from '@/components/ui/feedback';
 import { Page } from '@/components/ui/page';
 import { WaitlistCounts } from '@/features/waitlist/waitlist-counts';
 import styles from './text-page.module.css';
+
+/** Here rather than in config/paths.ts, which every page loads: only this page asks. */
+const WEBHOOK_API = {
+  events: '/api/checkout/webhook/events',
+  test: '/api/checkout/webhook/test',
+} as const;
 
 interface WebhookEventRow {
   type: string;
@@ -54,7 +59,7 @@ export function Component() {
 
   useEffect(() => {
     let live = true;
-    apiGet<WebhookEventsResponse | WebhookEventRow[]>(api.webhookEvents).then(
+    apiGet<WebhookEventsResponse | WebhookEventRow[]>(WEBHOOK_API.events).then(
       (data) => {
         if (!live) return;
         setRows(Array.isArray(data) ? data : (data?.events ?? []));
@@ -76,7 +81,7 @@ export function Component() {
     setSending(true);
     setResult(null);
     try {
-      await apiPost(api.webhookTest, {});
+      await apiPost(WEBHOOK_API.test, {});
       setResult({ ok: true, text: 'Test-Ereignis gesendet und verarbeitet.' });
       reload();
     } catch (error) {

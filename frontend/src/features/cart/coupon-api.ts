@@ -1,10 +1,11 @@
 import { fromPromise } from 'xstate';
 import { couponMachine, type Coupon, type CouponValidationRequest } from '@awhh/machines';
-import { api } from '@/config/paths';
 import { apiPost } from '@/lib/api-client';
 
+export const COUPON_VALIDATE_URL = '/api/coupons/validate';
+
 export function validateCoupon(request: CouponValidationRequest): Promise<Coupon> {
-  return apiPost<Coupon>(api.couponValidate, request);
+  return apiPost<Coupon>(COUPON_VALIDATE_URL, request);
 }
 
 /**

@@ -7,8 +7,12 @@ import {
   type CheckoutResponse,
   type OrderSummary,
 } from '@awhh/machines';
-import { api } from '@/config/paths';
 import { ApiRequestError, apiGet, apiPost } from '@/lib/api-client';
+
+export const checkoutApi = {
+  session: '/api/checkout/session',
+  sessionStatus: (id: string) => `/api/checkout/session/${encodeURIComponent(id)}`,
+} as const;
 
 /** Stripe's hosted checkout; the embedded test provider lives on our own origin. */
 export const STRIPE_CHECKOUT_ORIGIN = 'https://checkout.stripe.com';
@@ -33,7 +37,7 @@ export function isAllowedRedirect(
 export async function createCheckoutSession(request: CheckoutRequest): Promise<CheckoutResponse> {
   let response: CheckoutResponse;
   try {
-    response = await apiPost<CheckoutResponse>(api.checkoutSession, request);
+    response = await apiPost<CheckoutResponse>(checkoutApi.session, request);
   } catch (error) {
     // Carry the whole body (409 lines included) into the machine's `problem`.
     if (error instanceof ApiRequestError) throw new CheckoutError(error.body as ApiError);
@@ -64,7 +68,7 @@ export const liveCheckoutMachine = checkoutMachine.provide({
 });
 
 export function fetchOrder(sessionId: string, signal?: AbortSignal): Promise<OrderSummary> {
-  return apiGet<OrderSummary>(api.checkoutSessionStatus(sessionId), signal);
+  return apiGet<OrderSummary>(checkoutApi.sessionStatus(sessionId), signal);
 }
 
 /** The URL the server expects as-is; the payment provider fills in the placeholder. */

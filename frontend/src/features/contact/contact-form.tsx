@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { contactRequestSchema, type ContactRequest } from '@awhh/machines';
-import { api, paths } from '@/config/paths';
+import { paths } from '@/config/paths';
 import { apiPost, errorText } from '@/lib/api-client';
 import { useHydrated } from '@/lib/use-hydrated';
 import { Button } from '@/components/ui/button';
@@ -14,6 +14,8 @@ import {
   touchOnBlur,
 } from '@/components/ui/field';
 import styles from './contact.module.css';
+
+export const CONTACT_URL = '/api/contact';
 
 type FieldName = 'name' | 'email' | 'message' | 'consent';
 type Errors = Partial<Record<FieldName, string>>;
@@ -65,7 +67,7 @@ export function ContactForm() {
     setStatus('sending');
     setServerError(null);
     try {
-      await apiPost(api.contact, values);
+      await apiPost(CONTACT_URL, values);
       setStatus('sent');
     } catch (error) {
       setServerError(errorText(error));

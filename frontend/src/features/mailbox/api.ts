@@ -1,13 +1,19 @@
 import type { MailMessage, MailSummary, MailTestInfo } from '@awhh/machines';
-import { api } from '@/config/paths';
 import { apiGet } from '@/lib/api-client';
 
+export const mailboxApi = {
+  messages: '/api/mail-test/messages',
+  message: (id: string) => `/api/mail-test/messages/${encodeURIComponent(id)}`,
+  attachment: (id: string, index: number) =>
+    `/api/mail-test/messages/${encodeURIComponent(id)}/attachments/${index}`,
+} as const;
+
 export function fetchMails(signal?: AbortSignal): Promise<MailSummary[]> {
-  return apiGet<MailSummary[]>(api.mailMessages, signal);
+  return apiGet<MailSummary[]>(mailboxApi.messages, signal);
 }
 
 export function fetchMail(id: string, signal?: AbortSignal): Promise<MailMessage> {
-  return apiGet<MailMessage>(api.mailMessage(id), signal);
+  return apiGet<MailMessage>(mailboxApi.message(id), signal);
 }
 
 /** rules "Tickets and the door": the embedded door code, shown beside the test mails. */

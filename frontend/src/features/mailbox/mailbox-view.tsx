@@ -1,10 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatShortDate, formatTime, type MailMessage, type MailSummary } from '@awhh/machines';
-import { api } from '@/config/paths';
 import { errorText, isNotFound } from '@/lib/api-client';
 import { Button } from '@/components/ui/button';
 import { Alert, ErrorState, Loading, Skeleton } from '@/components/ui/feedback';
-import { fetchMail, fetchMails } from './api';
+import { fetchMail, fetchMails, mailboxApi } from './api';
 import { DoorCodeNote } from './door-code-note';
 import styles from './mailbox.module.css';
 
@@ -79,7 +78,7 @@ function MessageView({ mail }: { mail: MailMessage }) {
           <ul>
             {mail.attachments.map((file, index) => (
               <li key={`${file.filename}-${index}`}>
-                <a href={api.mailAttachment(mail.id, index)} download={file.filename}>
+                <a href={mailboxApi.attachment(mail.id, index)} download={file.filename}>
                   {file.filename}
                 </a>
                 <span className={styles.meta}>

@@ -4,6 +4,7 @@ import { formatLongDate, formatTime, type Ticket } from '@awhh/machines';
 import { api, paths } from '@/config/paths';
 import { ButtonLink } from '@/components/ui/button';
 import { Alert, Skeleton } from '@/components/ui/feedback';
+import { ticketsApi } from './api';
 import { ResendTicketsForm } from './resend-form';
 import { TicketQr } from './ticket-qr';
 import styles from './tickets.module.css';
@@ -107,7 +108,7 @@ export function TicketView({ ticket }: TicketViewProps) {
                   Zum Kalender hinzufügen
                 </a>
               ) : null}
-              <a className={styles.action} href={api.ticketPdf(ticket.token)} download>
+              <a className={styles.action} href={ticketsApi.pdf(ticket.token)} download>
                 Als PDF speichern
               </a>
             </div>
