@@ -9,6 +9,7 @@ import {
 } from '@awhh/machines';
 import { paths } from '@/config/paths';
 import { errorText } from '@/lib/api-client';
+import { availabilityLabel } from '@/lib/availability';
 import { dataSource, sections } from '@/lib/data-source';
 import { hasPriceRange } from '@/lib/offer';
 import { SITE_NAME, type RouteHandle } from '@/lib/page-head';
@@ -16,7 +17,6 @@ import { ButtonLink } from '@/components/ui/button';
 import { Deferred } from '@/components/ui/deferred';
 import { ErrorState, Loading, Skeleton } from '@/components/ui/feedback';
 import { Price } from '@/components/ui/price';
-import { availabilityLabel } from '@/features/events/availability';
 import { EventGrid, EventGridSkeleton } from '@/features/events/event-card';
 import { BlogPostList, BlogPostListSkeleton } from '@/features/blog/blog-posts';
 import styles from './home.module.css';

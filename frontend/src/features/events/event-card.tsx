@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
 import { type EventSummary, formatDayMonth, formatLongDate, formatTime } from '@awhh/machines';
 import { paths } from '@/config/paths';
+import { availabilityLabel } from '@/lib/availability';
 import { hasPriceRange } from '@/lib/offer';
 import { Skeleton } from '@/components/ui/feedback';
 import { Price } from '@/components/ui/price';
-import { availabilityLabel } from './availability';
 import styles from './event-card.module.css';
 
 export function EventCard({ event }: { event: EventSummary }) {

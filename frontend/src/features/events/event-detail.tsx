@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import type { ReactNode } from 'react';
 import {
   type EventDetail,
   formatLongDate,
@@ -7,40 +7,32 @@ import {
   variantLabel,
 } from '@awhh/machines';
 import { api } from '@/config/paths';
-import {
-  choiceLegend,
-  firstOpenVariant,
-  useOfferChoice,
-  variantOptions,
-} from '@/lib/use-offer-choice';
-import { useHydrated } from '@/lib/use-hydrated';
-import { Button } from '@/components/ui/button';
-import { AddedToCart, type AddedToCartProps } from '@/components/ui/added-to-cart';
+import { IN_STOCK } from '@/lib/availability';
+import { BuyPanel } from '@/components/ui/buy-panel';
 import { Skeleton } from '@/components/ui/feedback';
-import { Price } from '@/components/ui/price';
-import { QuantityStepper } from '@/components/ui/quantity-stepper';
-import { VariantChoice } from '@/components/ui/variant-choice';
-import {
-  useLiveAvailability,
-  withLiveAvailability,
-} from '@/features/waitlist/use-live-availability';
-import { WaitlistJoin, type WaitlistUnit } from '@/features/waitlist/waitlist-join';
-import { availabilityLabel } from './availability';
 import panel from '@/components/ui/offer-panel.module.css';
 import styles from './event-detail.module.css';
 import './event-detail.css';
 
+/** A sold-out stock unit a visitor can wait for: the event itself or one of its tiers. */
+export interface SoldOutUnit {
+  productId: number;
+  variationId?: number;
+  /** "VIP"; the event's name for an event without tiers. */
+  label: string;
+}
+
 export interface EventDetailViewProps {
+  /** The event as the page shows it (the route applies the checkout's live availability). */
   event: EventDetail;
   /**
    * Puts the tickets into the cart (wired by the route; features do not know each other).
    * `variant`: the chosen ticket tier of a variable event.
    */
   onAdd: (quantity: number, variant?: Variant) => number | void;
+  /** The waiting list's form for the sold-out units (the route puts it in). */
+  waitlist?: (units: SoldOutUnit[]) => ReactNode;
 }
-
-const tierOptions = (variants: readonly Variant[]) =>
-  variantOptions(variants, (v) => availabilityLabel(v.availability, v.available, 'Verfügbar'));
 
 /** "2 Tickets „VIP“": what went into the cart. */
 function ticketsText(quantity: number, tier: string | null): string {
@@ -48,36 +40,21 @@ function ticketsText(quantity: number, tier: string | null): string {
   return tier ? `${tickets} „${tier}“` : tickets;
 }
 
+const describeTickets = (took: number, variant: Variant | undefined) =>
+  ticketsText(took, variant ? variant.name || variantLabel(variant.attributes) : null);
+
 /**
  * rules "Event page": name, German date and time, venue, image, description, price, stock;
  * rules "Everything the shop sells": a variable event is booked as one of its ticket tiers.
  */
-export function EventDetailView({ event: catalogEvent, onAdd }: EventDetailViewProps) {
-  const hydrated = useHydrated();
-  // rules "Waiting list": places held by open checkouts and offers are not for sale, though
-  // the catalog's stock still counts them; once in the browser the page asks the checkout.
-  // Asked again when the waiting list answers that places are on sale after all.
-  const [liveAsked, setLiveAsked] = useState(0);
-  const live = useLiveAvailability(catalogEvent.id, liveAsked);
-  const event = useMemo(() => withLiveAvailability(catalogEvent, live), [catalogEvent, live]);
-  const choice = useOfferChoice(event);
-  const { offer, variant } = choice;
-  const { choose } = choice;
-  // The tier chosen at first turned out to be held by others: move to one still open.
-  useEffect(() => {
-    if (variant?.availability !== 'sold_out') return;
-    const open = firstOpenVariant(event.variants);
-    if (open) choose(open.id);
-  }, [variant, event.variants, choose]);
-  const [added, setAdded] = useState<AddedToCartProps['added']>(null);
+export function EventDetailView({ event, onAdd, waitlist }: EventDetailViewProps) {
   const date = formatLongDate(event.startsAt);
   const time = formatTime(event.startsAt);
-  const soldOut = offer.availability === 'sold_out';
-  const bookable = !soldOut && !event.past && (!choice.variable || variant !== undefined);
+  const variable = event.variants.length > 0;
   // rules "Waiting list": a sold-out event, or each sold-out tier, can be waited for.
-  const waitable: WaitlistUnit[] = event.past
+  const waitable: SoldOutUnit[] = event.past
     ? []
-    : choice.variable
+    : variable
       ? event.variants
           .filter((v) => v.availability === 'sold_out')
           .map((v) => ({
@@ -85,7 +62,7 @@ export function EventDetailView({ event: catalogEvent, onAdd }: EventDetailViewP
             variationId: v.id,
             label: v.name || variantLabel(v.attributes),
           }))
-      : soldOut
+      : event.availability === 'sold_out'
         ? [{ productId: event.id, label: event.name }]
         : [];
 
@@ -122,75 +99,26 @@ export function EventDetailView({ event: catalogEvent, onAdd }: EventDetailViewP
         <div className="prose" dangerouslySetInnerHTML={{ __html: event.descriptionHtml }} />
       </div>
       <aside className={styles.aside} aria-label="Tickets">
-        <div className={panel.panel}>
-          <p className={panel.price}>
-            <Price price={offer.price} regularPrice={offer.regularPrice} />
-          </p>
-          <p
-            className={`${panel.availability} ${soldOut ? panel.soldOut : offer.availability === 'few_left' ? panel.few : ''}`}
-          >
-            {event.past
-              ? 'Dieses Event hat bereits stattgefunden.'
-              : availabilityLabel(offer.availability, offer.available)}
-          </p>
-          {bookable ? (
-            <form
-              onSubmit={(e) => {
-                e.preventDefault();
-                const took = onAdd(choice.quantity, variant) ?? choice.quantity;
-                const tier = variant ? variant.name || variantLabel(variant.attributes) : null;
-                setAdded({ took, wanted: choice.quantity, what: ticketsText(took, tier) });
-              }}
-            >
-              {choice.variable ? (
-                <VariantChoice
-                  disabled={!hydrated}
-                  legend={choiceLegend(event.variants)}
-                  options={tierOptions(event.variants)}
-                  value={variant?.id ?? null}
-                  onChange={(id) => {
-                    choice.choose(id);
-                    setAdded(null);
-                  }}
-                />
-              ) : null}
-              <div className={panel.row}>
-                <span className={panel.label} id="qty-label">
-                  Anzahl
-                </span>
-                <QuantityStepper
-                  disabled={!hydrated}
-                  label="Anzahl Tickets"
-                  value={choice.quantity}
-                  min={1}
-                  max={choice.max}
-                  onChange={(n) => {
-                    choice.setQuantity(n);
-                    setAdded(null);
-                  }}
-                />
-                {choice.limitNote ? <span className={panel.label}>{choice.limitNote}</span> : null}
-              </div>
-              {/* Enabled once the page is hydrated: before, a click would do nothing. */}
-              <Button type="submit" block disabled={!hydrated}>
-                In den Warenkorb
-              </Button>
-            </form>
-          ) : (
-            <Button block disabled>
-              {event.past ? 'Vergangen' : 'Ausverkauft'}
-            </Button>
-          )}
-          <AddedToCart added={added} />
-          {waitable.length > 0 ? (
-            <WaitlistJoin units={waitable} onPlacesFree={() => setLiveAsked((n) => n + 1)} />
-          ) : null}
+        <BuyPanel
+          item={event}
+          inStock={IN_STOCK.tickets}
+          variantInStock={IN_STOCK.tier}
+          quantityLabel="Anzahl Tickets"
+          closed={
+            event.past
+              ? { note: 'Dieses Event hat bereits stattgefunden.', button: 'Vergangen' }
+              : null
+          }
+          describe={describeTickets}
+          onAdd={onAdd}
+        >
+          {waitable.length > 0 && waitlist ? waitlist(waitable) : null}
           {!event.past && event.startsAt ? (
             <a className={styles.calendar} href={api.eventCalendar(event.slug)} download>
               Zum Kalender hinzufügen
             </a>
           ) : null}
-        </div>
+        </BuyPanel>
       </aside>
     </div>
   );

@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
 import type { MerchSummary } from '@awhh/machines';
 import { paths } from '@/config/paths';
+import { availabilityLabel, IN_STOCK } from '@/lib/availability';
 import { hasPriceRange } from '@/lib/offer';
 import { Price } from '@/components/ui/price';
-import { stockLabel } from './availability';
 import styles from './merch-card.module.css';
 
 export function MerchCard({ item }: { item: MerchSummary }) {
@@ -35,7 +35,7 @@ export function MerchCard({ item }: { item: MerchSummary }) {
           />
           {item.availability === 'available' ? null : (
             <span className={soldOut ? `${styles.status} ${styles.soldOut}` : styles.status}>
-              {stockLabel(item.availability, item.available)}
+              {availabilityLabel(item.availability, item.available, IN_STOCK.goods)}
             </span>
           )}
         </div>

@@ -1,10 +1,10 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { CART_STORAGE_KEY } from '@awhh/machines';
-import { Component as CheckoutPage } from '@/app/routes/checkout';
 import { getCartActor } from '@/features/cart/cart-actor';
+import { isAllowedRedirect } from '@/features/checkout/checkout-api';
 import { mockFetch, renderRoutes } from '../../../test/helpers';
-import { isAllowedRedirect } from './checkout-api';
+import { Component as CheckoutPage } from './checkout';
 
 const ticket = { id: '101', productId: 101, name: 'Afterwork auf der Dachterrasse', price: 24.9 };
 const shirt = { id: '301', productId: 301, name: 'AWHH Shirt', price: 29 };
