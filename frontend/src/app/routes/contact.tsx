@@ -2,6 +2,8 @@ import { staticMeta } from '@/lib/page-head';
 import { Page } from '@/components/ui/page';
 import { ContactForm } from '@/features/contact/contact-form';
 
+export { contactAction as action } from '@/features/contact/contact-form';
+
 export const handle = staticMeta(
   'Kontakt',
   'Schreib uns: Fragen zu Tickets, Events oder Kooperationen mit After Work Hamburg.',

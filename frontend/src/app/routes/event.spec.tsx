@@ -5,7 +5,7 @@ import type { EventDetail } from '@awhh/machines';
 import { getCartActor } from '@/features/cart/cart-actor';
 import { simpleEvent, tieredEvent } from '../../../test/catalog-fixtures';
 import { mockFetch, renderRoutes } from '../../../test/helpers';
-import { Component, handle, loader } from './event';
+import { action, Component, handle, loader } from './event';
 
 function renderEvent(event: EventDetail | null, slug = event?.slug ?? 'gibt-es-nicht') {
   mockFetch({
@@ -17,7 +17,7 @@ function renderEvent(event: EventDetail | null, slug = event?.slug ?? 'gibt-es-n
         },
   });
   return renderRoutes(
-    [{ path: '/events/:slug', loader, Component, handle, HydrateFallback: () => null }],
+    [{ path: '/events/:slug', loader, action, Component, handle, HydrateFallback: () => null }],
     `/events/${slug}`,
   );
 }
@@ -177,7 +177,7 @@ describe('waiting list on the event page (README "Waiting list")', () => {
       },
     });
     renderRoutes(
-      [{ path: '/events/:slug', loader, Component, handle, HydrateFallback: () => null }],
+      [{ path: '/events/:slug', loader, action, Component, handle, HydrateFallback: () => null }],
       `/events/${simpleEvent.slug}`,
     );
     const waitlist = await screen.findByRole('region', { name: 'Warteliste' });

@@ -13,6 +13,9 @@ import {
 } from '@/features/waitlist/use-live-availability';
 import { WaitlistJoin } from '@/features/waitlist/waitlist-join';
 
+// The waiting list's form on the page posts here (rules "Waiting list").
+export { joinWaitlistAction as action } from '@/features/waitlist/waitlist-join';
+
 // Awaited on the server and in the browser alike: the whole page (price, tiers,
 // description) is in the HTML, and an unknown slug is the 404 page with status 404.
 export async function loader({ params, request }: LoaderFunctionArgs) {

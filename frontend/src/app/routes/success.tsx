@@ -7,6 +7,9 @@ import { useCartActor } from '@/features/cart/use-cart';
 import { SuccessView } from '@/features/checkout/success-view';
 import { ResendTicketsForm } from '@/features/tickets/resend-form';
 
+// The tickets' resend form on the page posts here.
+export { resendTicketsAction as action } from '@/features/tickets/resend-form';
+
 // Features do not know each other: the route puts the tickets' resend form into the order.
 const resendForm = (order: OrderSummary) => <ResendTicketsForm defaultEmail={order.email} />;
 

@@ -5,7 +5,7 @@ import type { Ticket } from '@awhh/machines';
 import { qrPath } from '@/features/tickets/ticket-qr';
 import { RESEND_DONE_TEXT } from '@/features/tickets/resend-form';
 import { mockFetch, renderRoutes } from '../../../test/helpers';
-import { Component, handle, loader } from './ticket';
+import { action, Component, handle, loader } from './ticket';
 
 // A compact JWS has the shape of the real token: three base64url parts joined by dots.
 const TOKEN = 'eyJhbGciOiJFZERTQSJ9.eyJ0IjoidGt0XzEiLCJlIjoxMDksInMiOjJ9.c2lnbmF0dXJl';
@@ -32,7 +32,7 @@ function renderTicket(reply: { status?: number; body: unknown }, token = TOKEN) 
     'POST /api/tickets/resend': { status: 202, body: { accepted: true } },
   });
   renderRoutes(
-    [{ path: '/tickets/:token', loader, Component, handle, HydrateFallback: () => null }],
+    [{ path: '/tickets/:token', loader, action, Component, handle, HydrateFallback: () => null }],
     `/tickets/${token}`,
   );
   return fetchMock;

@@ -8,6 +8,9 @@ import { ErrorState, Loading } from '@/components/ui/feedback';
 import { fetchTicket } from '@/features/tickets/api';
 import { TicketNotFound, TicketSkeleton, TicketView } from '@/features/tickets/ticket-view';
 
+// The tickets' resend form on the page posts here.
+export { resendTicketsAction as action } from '@/features/tickets/resend-form';
+
 type TicketState =
   | { status: 'pending' }
   | { status: 'found'; ticket: Ticket }

@@ -19,6 +19,9 @@ import { fetchOffer } from '@/features/waitlist/api';
 import { OfferNotFound, OfferView } from '@/features/waitlist/waitlist-views';
 import { WAITLIST_TOKEN } from './waitlist-confirm';
 
+// The offer's "Angebot ablehnen" posts here.
+export { declineOfferAction as action } from '@/features/waitlist/waitlist-views';
+
 type OfferState =
   | { status: 'pending' }
   | { status: 'found'; offer: WaitlistOfferView }
@@ -86,7 +89,7 @@ export function Component() {
   return (
     <Page title="Dein Angebot" eyebrow="Warteliste">
       {state.status === 'found' ? (
-        <OfferView offer={state.offer} token={token} onAccept={onAccept} />
+        <OfferView offer={state.offer} onAccept={onAccept} />
       ) : state.status === 'not-found' ? (
         <OfferNotFound />
       ) : state.status === 'failed' ? (

@@ -1,8 +1,11 @@
-import { data, useParams, type LoaderFunctionArgs } from 'react-router';
+import { data, type LoaderFunctionArgs } from 'react-router';
 import type { RouteHandle } from '@/lib/page-head';
 import { Page } from '@/components/ui/page';
 import { UnsubscribeForm } from '@/features/waitlist/waitlist-views';
 import { WAITLIST_TOKEN } from './waitlist-confirm';
+
+// The page's button posts here.
+export { unsubscribeAction as action } from '@/features/waitlist/waitlist-views';
 
 export async function loader({ params }: LoaderFunctionArgs) {
   if (!WAITLIST_TOKEN.test(params.token ?? '')) throw data('Link nicht gefunden', { status: 404 });
@@ -20,10 +23,9 @@ export const handle: RouteHandle = {
 
 /** rules "Waiting list": every mail links here. */
 export function Component() {
-  const { token = '' } = useParams();
   return (
     <Page title="Abmelden" eyebrow="Warteliste">
-      <UnsubscribeForm token={token} />
+      <UnsubscribeForm />
     </Page>
   );
 }

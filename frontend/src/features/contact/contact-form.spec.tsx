@@ -1,10 +1,14 @@
+/** @jest-environment ./test/jsdom-env.cjs */
 import { fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { mockFetch, renderRoutes } from '../../../test/helpers';
-import { ContactForm } from './contact-form';
+import { contactAction, ContactForm } from './contact-form';
 
 function renderForm() {
-  return renderRoutes([{ path: '/contact', element: <ContactForm /> }], '/contact');
+  return renderRoutes(
+    [{ path: '/contact', element: <ContactForm />, action: contactAction }],
+    '/contact',
+  );
 }
 
 describe('Contact form (rules "/contact")', () => {

@@ -2,7 +2,8 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { contactRequestSchema, type ContactRequest } from '@awhh/machines';
 import { paths } from '@/config/paths';
-import { apiPost, errorText } from '@/lib/api-client';
+import { apiPost } from '@/lib/api-client';
+import { jsonAction, useApiForm } from '@/lib/form-action';
 import { useHydrated } from '@/lib/use-hydrated';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/feedback';
@@ -40,13 +41,18 @@ function validate(values: ContactRequest): Errors {
   return errors;
 }
 
+/** The contact route's action: the message to the API (rules "/contact"). */
+export const contactAction = jsonAction((message: ContactRequest) =>
+  apiPost<unknown>(CONTACT_URL, message),
+);
+
+/** rules "/contact"; the route that shows it exports `contactAction` as its action. */
 export function ContactForm() {
   const hydrated = useHydrated();
   const ids = { name: useId(), email: useId(), message: useId(), consent: useId() };
   const [values, setValues] = useState<ContactRequest>(EMPTY);
   const [touched, setTouched] = useState<Partial<Record<FieldName, boolean>>>({});
-  const [status, setStatus] = useState<'idle' | 'sending' | 'sent'>('idle');
-  const [serverError, setServerError] = useState<string | null>(null);
+  const { status, submit: send, reset } = useApiForm<unknown>();
   const formRef = useRef<HTMLFormElement>(null);
   const errors = validate(values);
   const shown = (field: FieldName) => (touched[field] ? errors[field] : undefined);
@@ -56,7 +62,7 @@ export function ContactForm() {
   const blur = (field: FieldName) =>
     touchOnBlur(() => setTouched((t) => ({ ...t, [field]: true })));
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     setTouched({ name: true, email: true, message: true, consent: true });
     const first = (['name', 'email', 'message', 'consent'] as const).find((f) => errors[f]);
@@ -64,18 +70,10 @@ export function ContactForm() {
       formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(ids[first])}`)?.focus();
       return;
     }
-    setStatus('sending');
-    setServerError(null);
-    try {
-      await apiPost(CONTACT_URL, values);
-      setStatus('sent');
-    } catch (error) {
-      setServerError(errorText(error));
-      setStatus('idle');
-    }
+    void send(values);
   }
 
-  if (status === 'sent') {
+  if (status.state === 'done') {
     return (
       <Alert tone="success" title="Danke für deine Nachricht!">
         <p>Wir haben sie erhalten und melden uns so bald wie möglich bei dir.</p>
@@ -84,7 +82,7 @@ export function ContactForm() {
           onClick={() => {
             setValues(EMPTY);
             setTouched({});
-            setStatus('idle');
+            reset();
           }}
         >
           Weitere Nachricht schreiben
@@ -94,10 +92,10 @@ export function ContactForm() {
   }
 
   return (
-    <form ref={formRef} className={styles.form} noValidate onSubmit={(e) => void submit(e)}>
-      {serverError ? (
+    <form ref={formRef} className={styles.form} noValidate onSubmit={submit}>
+      {status.state === 'error' ? (
         <Alert tone="error" title="Nachricht nicht gesendet">
-          <p>{serverError}</p>
+          <p>{status.message}</p>
         </Alert>
       ) : null}
       <Field id={ids.name} label="Name" error={shown('name')}>
@@ -161,8 +159,8 @@ export function ContactForm() {
       </ConsentField>
       <div>
         {/* Enabled once hydrated: before, the browser would send the form as a plain GET. */}
-        <Button type="submit" disabled={!hydrated || status === 'sending'}>
-          {status === 'sending' ? 'Wird gesendet …' : 'Nachricht senden'}
+        <Button type="submit" disabled={!hydrated || status.state === 'submitting'}>
+          {status.state === 'submitting' ? 'Wird gesendet …' : 'Nachricht senden'}
         </Button>
       </div>
     </form>

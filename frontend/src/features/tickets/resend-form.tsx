@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { INVALID_EMAIL_MESSAGE, isEmailAddress } from '@awhh/machines';
-import { errorText } from '@/lib/api-client';
+import { jsonAction, useApiForm } from '@/lib/form-action';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/feedback';
 import { controlClass, controlProps, Field } from '@/components/ui/field';
@@ -14,21 +14,24 @@ export interface ResendTicketsFormProps {
   defaultEmail?: string | null;
 }
 
-type Status =
-  { kind: 'idle' } | { kind: 'sending' } | { kind: 'done' } | { kind: 'failed'; message: string };
+/** The action of the routes that show the form (the ticket and the order page). */
+export const resendTicketsAction = jsonAction(({ email }: { email: string }) =>
+  resendTickets(email),
+);
 
 /**
  * rules "Tickets and the door": `POST /api/tickets/resend` answers 202 for any address, so
- * the text never says whether tickets exist (no enumeration).
+ * the text never says whether tickets exist (no enumeration). The route that shows it
+ * exports `resendTicketsAction` as its action.
  */
 export function ResendTicketsForm({ defaultEmail }: ResendTicketsFormProps) {
   const inputId = useId();
   const [email, setEmail] = useState(defaultEmail ?? '');
   const [invalid, setInvalid] = useState(false);
-  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const { status, submit, reset } = useApiForm<void>();
   const error = invalid ? INVALID_EMAIL_MESSAGE : undefined;
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const value = email.trim();
     if (!isEmailAddress(value)) {
@@ -36,19 +39,13 @@ export function ResendTicketsForm({ defaultEmail }: ResendTicketsFormProps) {
       return;
     }
     setInvalid(false);
-    setStatus({ kind: 'sending' });
-    try {
-      await resendTickets(value);
-      setStatus({ kind: 'done' });
-    } catch (error) {
-      setStatus({ kind: 'failed', message: errorText(error) });
-    }
+    void submit({ email: value });
   }
 
   return (
     <details className={styles.resend}>
       <summary>Tickets erneut senden</summary>
-      <form noValidate onSubmit={(e) => void onSubmit(e)} className={styles.resendForm}>
+      <form noValidate onSubmit={onSubmit} className={styles.resendForm}>
         <p className={styles.muted}>
           Keine Mail bekommen? Gib die Adresse deiner Bestellung ein, wir schicken dir deine
           gültigen Tickets noch einmal.
@@ -65,20 +62,21 @@ export function ResendTicketsForm({ defaultEmail }: ResendTicketsFormProps) {
             value={email}
             onChange={(e) => {
               setEmail(e.target.value);
-              if (status.kind !== 'sending') setStatus({ kind: 'idle' });
+              // A new address: the last answer was about the old one.
+              if (status.state === 'done' || status.state === 'error') reset();
             }}
           />
         </Field>
-        <Button type="submit" variant="secondary" disabled={status.kind === 'sending'}>
-          {status.kind === 'sending' ? 'Wird gesendet …' : 'Tickets erneut senden'}
+        <Button type="submit" variant="secondary" disabled={status.state === 'submitting'}>
+          {status.state === 'submitting' ? 'Wird gesendet …' : 'Tickets erneut senden'}
         </Button>
         <div aria-live="polite" className={styles.resendResult}>
-          {status.kind === 'done' ? (
+          {status.state === 'done' ? (
             <Alert tone="success">
               <p>{RESEND_DONE_TEXT}</p>
             </Alert>
           ) : null}
-          {status.kind === 'failed' ? (
+          {status.state === 'error' ? (
             <Alert tone="error">
               <p>{status.message}</p>
             </Alert>

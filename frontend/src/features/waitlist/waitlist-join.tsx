@@ -1,8 +1,13 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { INVALID_EMAIL_MESSAGE, isEmailAddress, WAITLIST_MAX_QUANTITY } from '@awhh/machines';
+import {
+  INVALID_EMAIL_MESSAGE,
+  isEmailAddress,
+  WAITLIST_MAX_QUANTITY,
+  type WaitlistJoinRequest,
+} from '@awhh/machines';
 import { paths } from '@/config/paths';
-import { ApiRequestError, errorText } from '@/lib/api-client';
+import { jsonAction, useApiForm } from '@/lib/form-action';
 import { useHydrated } from '@/lib/use-hydrated';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/feedback';
@@ -45,10 +50,16 @@ function validate(email: string, consent: boolean): Errors {
 
 const unitKey = (u: WaitlistUnit) => `${u.productId}:${u.variationId ?? ''}`;
 
+/** The action of the route that shows the form: the entry to the API. */
+export const joinWaitlistAction = jsonAction((request: WaitlistJoinRequest) =>
+  joinWaitlist(request),
+);
+
 /**
  * rules "Waiting list": "Auf die Warteliste" on a sold-out event or tier. E-mail, how many
  * places (1–4) and the privacy consent; the answer is the same for every address, and the
- * entry counts only once the address is confirmed through the mail (double opt-in).
+ * entry counts only once the address is confirmed through the mail (double opt-in). The
+ * route that shows it exports `joinWaitlistAction` as its action.
  */
 export function WaitlistJoin({ units, onPlacesFree }: WaitlistJoinProps) {
   const hydrated = useHydrated();
@@ -65,10 +76,10 @@ export function WaitlistJoin({ units, onPlacesFree }: WaitlistJoinProps) {
   const [quantity, setQuantity] = useState(1);
   const [consent, setConsent] = useState(false);
   const [touched, setTouched] = useState<Partial<Record<FieldName, boolean>>>({});
-  const [status, setStatus] = useState<'idle' | 'sending' | 'sent'>('idle');
-  const [serverError, setServerError] = useState<string | null>(null);
+  const { status, submit: send } = useApiForm<void>();
+  const serverError = status.state === 'error' ? status.message : null;
   // The server takes entries only while everything is taken; it says so with a 409.
-  const [placesFree, setPlacesFree] = useState(false);
+  const placesFree = status.state === 'error' && status.statusCode === 409;
   const formRef = useRef<HTMLFormElement>(null);
   const errors = validate(email, consent);
   const shown = (field: FieldName) => (touched[field] ? errors[field] : undefined);
@@ -76,7 +87,7 @@ export function WaitlistJoin({ units, onPlacesFree }: WaitlistJoinProps) {
 
   if (!chosen) return null;
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     setTouched({ email: true, consent: true });
     const first = (['email', 'consent'] as const).find((f) => errors[f]);
@@ -84,23 +95,14 @@ export function WaitlistJoin({ units, onPlacesFree }: WaitlistJoinProps) {
       formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(ids[first])}`)?.focus();
       return;
     }
-    setStatus('sending');
-    setServerError(null);
-    setPlacesFree(false);
-    try {
-      await joinWaitlist({
-        productId: chosen!.productId,
-        ...(chosen!.variationId !== undefined ? { variationId: chosen!.variationId } : {}),
-        quantity,
-        email: email.trim(),
-        consent: true,
-      });
-      setStatus('sent');
-    } catch (error) {
-      setServerError(errorText(error));
-      setPlacesFree(error instanceof ApiRequestError && error.status === 409);
-      setStatus('idle');
-    }
+    const request: WaitlistJoinRequest = {
+      productId: chosen!.productId,
+      ...(chosen!.variationId !== undefined ? { variationId: chosen!.variationId } : {}),
+      quantity,
+      email: email.trim(),
+      consent: true,
+    };
+    void send(request);
   }
 
   return (
@@ -115,7 +117,7 @@ export function WaitlistJoin({ units, onPlacesFree }: WaitlistJoinProps) {
         Wird etwas frei, reservieren wir die Plätze der Reihe nach für die Wartenden und schreiben
         dir eine E-Mail.
       </p>
-      {status === 'sent' ? (
+      {status.state === 'done' ? (
         <div aria-live="polite">
           <Alert tone="success" title="Fast geschafft!">
             <p>
@@ -136,7 +138,7 @@ export function WaitlistJoin({ units, onPlacesFree }: WaitlistJoinProps) {
           Auf die Warteliste
         </Button>
       ) : (
-        <form ref={formRef} className={styles.form} noValidate onSubmit={(e) => void submit(e)}>
+        <form ref={formRef} className={styles.form} noValidate onSubmit={submit}>
           {serverError && placesFree ? (
             <Alert tone="info" title="Noch Plätze frei">
               <p>{serverError}</p>
@@ -209,8 +211,8 @@ export function WaitlistJoin({ units, onPlacesFree }: WaitlistJoinProps) {
             (bis nach dem Event oder bis zur Abmeldung). Details in der{' '}
             <Link to={paths.datenschutz}>Datenschutzerklärung</Link>.
           </ConsentField>
-          <Button type="submit" block disabled={status === 'sending'}>
-            {status === 'sending' ? 'Wird eingetragen …' : 'Auf die Warteliste'}
+          <Button type="submit" block disabled={status.state === 'submitting'}>
+            {status.state === 'submitting' ? 'Wird eingetragen …' : 'Auf die Warteliste'}
           </Button>
         </form>
       )}

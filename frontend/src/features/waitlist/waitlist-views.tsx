@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, type ActionFunctionArgs } from 'react-router';
 import {
   formatDateTime,
   formatEuro,
@@ -7,7 +6,7 @@ import {
   type WaitlistOfferView,
 } from '@awhh/machines';
 import { paths } from '@/config/paths';
-import { errorText } from '@/lib/api-client';
+import { apiAction, useApiForm } from '@/lib/form-action';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/feedback';
 import { declineOffer, unsubscribe } from './api';
@@ -73,31 +72,26 @@ export function ConfirmNotFound({ message }: { message: string }) {
   );
 }
 
+/** The offer page's action (`/waitlist/offer/:token`): the offer declined, as it is now. */
+export const declineOfferAction = ({ params }: ActionFunctionArgs) =>
+  apiAction(() => declineOffer(params.token ?? ''));
+
 export interface OfferViewProps {
   offer: WaitlistOfferView;
-  token: string;
   /** Fills the cart with the offered places and opens the checkout (wired by the route). */
   onAccept: (offer: WaitlistOfferView) => void;
 }
 
-/** The offer: what is held, until when, and the way to buy it or pass it on. */
-export function OfferView({ offer: initial, token, onAccept }: OfferViewProps) {
-  const [offer, setOffer] = useState(initial);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+/**
+ * The offer: what is held, until when, and the way to buy it or pass it on. Declining
+ * posts to the route's action (`declineOfferAction`).
+ */
+export function OfferView({ offer: initial, onAccept }: OfferViewProps) {
+  const { status, submit } = useApiForm<WaitlistOfferView>();
+  const offer = status.state === 'done' ? status.data : initial;
+  const busy = status.state === 'submitting';
+  const error = status.state === 'error' ? status.message : null;
   const deadline = formatDateTime(offer.expiresAt);
-
-  async function decline() {
-    setBusy(true);
-    setError(null);
-    try {
-      setOffer(await declineOffer(token));
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const facts = (
     <dl className={styles.facts}>
@@ -134,7 +128,7 @@ export function OfferView({ offer: initial, token, onAccept }: OfferViewProps) {
             <Button block disabled={busy || offer.price === null} onClick={() => onAccept(offer)}>
               In den Warenkorb und zur Kasse
             </Button>
-            <Button variant="secondary" block disabled={busy} onClick={() => void decline()}>
+            <Button variant="secondary" block disabled={busy} onClick={() => void submit()}>
               Angebot ablehnen
             </Button>
           </div>
@@ -216,39 +210,32 @@ export function UnsubscribedView({ removed }: { removed: boolean }) {
   );
 }
 
+/** The unsubscribe page's action (`/waitlist/unsubscribe/:token`). */
+export const unsubscribeAction = ({ params }: ActionFunctionArgs) =>
+  apiAction(() => unsubscribe(params.token ?? ''));
+
 /**
  * The visitor confirms with a button, so a mail scanner opening the link removes nobody.
+ * The button posts to the route's action (`unsubscribeAction`).
  */
-export function UnsubscribeForm({ token }: { token: string }) {
-  const [state, setState] = useState<'idle' | 'busy' | { removed: boolean }>('idle');
-  const [error, setError] = useState<string | null>(null);
+export function UnsubscribeForm() {
+  const { status, submit } = useApiForm<{ removed: boolean }>();
 
-  async function submit() {
-    setState('busy');
-    setError(null);
-    try {
-      setState(await unsubscribe(token));
-    } catch (e) {
-      setError(errorText(e));
-      setState('idle');
-    }
-  }
-
-  if (typeof state === 'object') return <UnsubscribedView removed={state.removed} />;
+  if (status.state === 'done') return <UnsubscribedView removed={status.data.removed} />;
   return (
     <div className={styles.card}>
       <p>
         Möchtest du von der Warteliste? Dann löschen wir deinen Eintrag samt E-Mail-Adresse; für
         dich reservierte Plätze gehen an die nächste Person.
       </p>
-      {error ? (
+      {status.state === 'error' ? (
         <Alert tone="error" title="Das hat nicht geklappt">
-          <p>{error}</p>
+          <p>{status.message}</p>
         </Alert>
       ) : null}
       <div>
-        <Button disabled={state === 'busy'} onClick={() => void submit()}>
-          {state === 'busy' ? 'Wird abgemeldet …' : 'Von der Warteliste abmelden'}
+        <Button disabled={status.state === 'submitting'} onClick={() => void submit()}>
+          {status.state === 'submitting' ? 'Wird abgemeldet …' : 'Von der Warteliste abmelden'}
         </Button>
       </div>
     </div>
