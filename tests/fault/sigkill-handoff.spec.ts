@@ -36,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => shop?.close());
 
 /**
- * The store's outbox, read beside the process: hand-off jobs that failed once and wait,
+ * The store's jobs, read beside the process: hand-off jobs that failed once and wait,
  * unleased (the ticket mail, a job of its own, goes out without WooCommerce).
  */
 function waitingForRetry(count: number): boolean {
@@ -44,7 +44,7 @@ function waitingForRetry(count: number): boolean {
   try {
     const rows = db
       .prepare(
-        "SELECT attempts, lease_until, next_attempt_at, done_at FROM outbox WHERE kind = 'handoff'",
+        "SELECT attempts, lease_until, next_attempt_at, done_at FROM jobs WHERE name = 'order-handoff'",
       )
       .all() as {
       attempts: number;
@@ -92,7 +92,7 @@ describe('fault: the checkout process killed with SIGKILL between payment and ha
     }
     // Kill while every hand-off waits for its retry: a kill during an attempt would leave
     // the job's lease, which a new process may take only after
-    // CheckoutOptions.outboxLeaseMs (60 s), too long for this test.
+    // JobOptions.leaseMs (60 s), too long for this test.
     await eventually(
       async () => waitingForRetry(sessions.length),
       20_000,

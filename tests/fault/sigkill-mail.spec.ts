@@ -14,7 +14,7 @@ import {
 import { openFakeShop, type FakeShop } from './support/fake-shop.js';
 
 /**
- * rules "Tickets and the door" (E-mail: once per paid order, through the outbox): the
+ * rules "Tickets and the door" (E-mail: once per paid order, through a job): the
  * tickets are issued in the paid transition and the mail is a job of the same
  * transaction, so a process killed outright between issuing and sending (OOM killer,
  * `docker kill`) loses no mail, and a restart sends none twice.
@@ -61,7 +61,7 @@ function store() {
     const tickets = db.prepare('SELECT order_id FROM tickets').all() as { order_id: string }[];
     const jobs = db
       .prepare(
-        "SELECT order_id, attempts, lease_until, next_attempt_at, done_at FROM outbox WHERE kind = 'mail'",
+        "SELECT subject AS order_id, attempts, lease_until, next_attempt_at, done_at FROM jobs WHERE name = 'ticket-mail'",
       )
       .all() as {
       order_id: string;

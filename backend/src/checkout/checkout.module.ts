@@ -2,6 +2,7 @@ import { Logger, Module, type Provider } from '@nestjs/common';
 import { CatalogModule } from '../catalog/catalog.module.js';
 import { AppConfig } from '../config/config.js';
 import { HoldsModule } from '../holds/holds.module.js';
+import { JobsModule } from '../jobs/jobs.module.js';
 import { PersonalDataRetention } from '../privacy/personal-data-retention.js';
 import { StoreModule } from '../store/store.module.js';
 import { MailTestController } from '../tickets/mail-test.controller.js';
@@ -20,9 +21,8 @@ import { CheckoutService } from './checkout.service.js';
 import { ClientKeys } from './client-key.js';
 import { ContactController } from './contact/contact.controller.js';
 import { ContactService } from './contact/contact.service.js';
+import { OrderJobHandlers } from './order-job-handlers.js';
 import { OrderService } from './order.service.js';
-import { OutboxSignal } from './outbox.signal.js';
-import { OutboxWorker } from './outbox.worker.js';
 import { PaymentsPort } from './payments/payments.port.js';
 import { StripePaymentsAdapter } from './payments/stripe-payments.adapter.js';
 import { TestPaymentsAdapter } from './payments/test-payments.adapter.js';
@@ -54,7 +54,7 @@ const paymentsProvider: Provider = {
  * contact (docs/architecture.md).
  */
 @Module({
-  imports: [CatalogModule, StoreModule, TicketsModule, HoldsModule],
+  imports: [CatalogModule, StoreModule, TicketsModule, JobsModule, HoldsModule],
   controllers: [
     CheckoutController,
     WebhookController,
@@ -68,9 +68,8 @@ const paymentsProvider: Provider = {
   providers: [
     CheckoutOptions,
     paymentsProvider,
-    OutboxSignal,
     OrderService,
-    OutboxWorker,
+    OrderJobHandlers,
     ReconciliationService,
     WebhookService,
     CheckoutService,

@@ -12,13 +12,6 @@ export class CheckoutOptions {
    * the request, and the request takes a moment to get there.
    */
   sessionTtlMs = 31 * 60_000;
-  /** How often each process looks for due outbox jobs (hand-offs, refunds). */
-  outboxPollMs = 1_000;
-  /** First retry delay; doubles per attempt up to `outboxMaxBackoffMs`. */
-  outboxBaseBackoffMs = 2_000;
-  outboxMaxBackoffMs = 10 * 60_000;
-  /** A claimed job is another process's to retry once its lease has run out. */
-  outboxLeaseMs = 60_000;
   /** Recent webhook events shown on the webhook test page. */
   recentEventsLimit = 20;
   /**
@@ -26,7 +19,10 @@ export class CheckoutOptions {
    * checked with the provider, webhook or not.
    */
   reconcileAfterMs = 10 * 60_000;
-  /** How often each process sweeps for such orders; 0 turns the sweep off. */
+  /**
+   * How often the deployment sweeps for such orders: a recurring job, run by one process
+   * at a time. 0: this process never sweeps.
+   */
   reconcileIntervalMs = 60_000;
   /** Orders asked about per sweep, oldest first. */
   reconcileBatch = 50;
@@ -38,9 +34,4 @@ export class CheckoutOptions {
    * 0 turns the periodic pass off.
    */
   waitlistPassMs = 20_000;
-  /**
-   * How often each process checks whether today's erasure of personal data is still due
-   * (docs/privacy.md); it also checks at start-up. 0: at start-up only.
-   */
-  privacyCheckMs = 60 * 60_000;
 }

@@ -13,20 +13,15 @@ import {
 import type { CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { AppConfig } from '../config/config.js';
+import { JobSignal } from '../jobs/job-signal.js';
 import type { CapacityLine } from '../holds/capacity.js';
 import { Holds } from '../holds/holds.js';
 import { findStockUnit } from '../holds/stock-unit.js';
-import {
-  type Order,
-  type OrderLine,
-  type OutboxJob,
-  Store,
-  type StoreTransaction,
-} from '../store/store.port.js';
+import { type Order, type OrderLine, Store, type StoreTransaction } from '../store/store.port.js';
 import { ticketsFor } from '../tickets/ticket-issue.js';
 import { CheckoutOptions } from './checkout.options.js';
 import { newId } from './ids.js';
-import { OutboxSignal } from './outbox.signal.js';
+import { ORDER_JOBS, type OrderJob, orderJob } from './order-jobs.js';
 import { type PaymentDelivery, type PaymentEvent, PaymentsPort } from './payments/payments.port.js';
 
 /**
@@ -122,8 +117,8 @@ interface Applied {
  * The order's life (rules "The order's life"): every change loads the order, sends the
  * order machine one event with the facts its guards read, saves the result and runs the
  * effects it lists, all in one transaction. States only move forward, so a duplicate or
- * late event changes nothing, whichever way it arrives: a webhook, reconciliation or the
- * outbox.
+ * late event changes nothing, whichever way it arrives: a webhook, reconciliation or a
+ * job.
  */
 @Injectable()
 export class OrderService {
@@ -135,7 +130,7 @@ export class OrderService {
     @Inject(CatalogService) private readonly catalog: CatalogService,
     @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
     @Inject(AppConfig) private readonly config: AppConfig,
-    @Inject(OutboxSignal) private readonly outbox: OutboxSignal,
+    @Inject(JobSignal) private readonly jobs: JobSignal,
     @Inject(Holds) private readonly holds: Holds,
   ) {}
 
@@ -281,21 +276,22 @@ export class OrderService {
     return applied.order ?? order;
   }
 
-  /** The outbox delivered the order to the catalog: handed off, exactly once. */
-  async recordHandOff(job: OutboxJob, catalogOrderId: string): Promise<void> {
+  /** The hand-off job delivered the order to the catalog: handed off, exactly once. */
+  async recordHandOff(job: OrderJob, catalogOrderId: string): Promise<void> {
     await this.finishJob(job, { type: 'handoff.succeeded', catalogOrderId });
   }
 
-  /** The outbox refunded a late payment that found no capacity. */
-  async recordRefund(job: OutboxJob, refundReference: string): Promise<void> {
+  /** The refund job refunded a late payment that found no capacity. */
+  async recordRefund(job: OrderJob, refundReference: string): Promise<void> {
     await this.finishJob(job, { type: 'refund.succeeded', refundReference });
   }
 
-  private async finishJob(job: OutboxJob, event: OrderEvent): Promise<void> {
+  private async finishJob(job: OrderJob, event: OrderEvent): Promise<void> {
     const now = Date.now();
     await this.store.write(async (tx) => {
-      const order = await tx.orders.lock({ id: job.orderId });
-      if (!order) throw new Error(`order ${job.orderId} not found`);
+      const { orderId } = job.payload;
+      const order = await tx.orders.lock({ id: orderId });
+      if (!order) throw new Error(`order ${orderId} not found`);
       // A repeated job (its lease ran out mid-way) finds the order moved on: unchanged.
       await this.commit(
         tx,
@@ -304,7 +300,7 @@ export class OrderService {
         now,
         NO_FACTS,
       );
-      await tx.outbox.complete(job.id, now);
+      await tx.jobs.complete(job.id, now);
     });
   }
 
@@ -464,10 +460,10 @@ export class OrderService {
           await this.issueTickets(tx, order, now, facts);
           break;
         case 'handoff.enqueue':
-          await tx.outbox.enqueue('handoff', orderId, now);
+          await tx.jobs.enqueue(orderJob(ORDER_JOBS.handoff, orderId), now);
           break;
         case 'refund.request':
-          await tx.outbox.enqueue('refund', orderId, now);
+          await tx.jobs.enqueue(orderJob(ORDER_JOBS.refund, orderId), now);
           break;
         case 'tickets.revoke':
           await tx.tickets.revokeForOrder(orderId, now);
@@ -482,7 +478,7 @@ export class OrderService {
   /**
    * rules "Tickets and the door": one ticket per event seat, in the paid transition's
    * transaction, and the ticket mail queued with them (rules "E-mail": once per paid
-   * order, through the outbox). A merch-only order gets its confirmation without tickets.
+   * order, through a job). A merch-only order gets its confirmation without tickets.
    */
   private async issueTickets(
     tx: StoreTransaction,
@@ -505,11 +501,11 @@ export class OrderService {
       });
     }
     await tx.tickets.issue(tickets, now);
-    await tx.outbox.enqueue('mail', order.id, now);
+    await tx.jobs.enqueue(orderJob(ORDER_JOBS.ticketMail, order.id), now);
   }
 
   /**
-   * After the commit: a job the outbox should run now rather than at its next poll, and
+   * After the commit: a job the runner should run now rather than at its next poll, and
    * places released for whoever listens to the holds.
    */
   private afterCommit(effects: readonly OrderEffect[]): void {
@@ -520,7 +516,7 @@ export class OrderService {
       effects.includes('refund.request') ||
       effects.includes('tickets.issue')
     ) {
-      this.outbox.wake();
+      this.jobs.wake();
     }
   }
 }

@@ -1,14 +1,11 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { type Order, OrderRepository } from '../store/store.port.js';
 import { CheckoutOptions } from './checkout.options.js';
 import { OrderService } from './order.service.js';
 import { PaymentsPort } from './payments/payments.port.js';
+
+/** The recurring job of the sweep (`OrderJobHandlers` registers it). */
+export const RECONCILIATION_JOB = 'reconciliation-sweep';
 
 /** Sessions whose last on-view check this process remembers; older ones are forgotten first. */
 const MAX_VIEW_CHECKS = 1_000;
@@ -16,15 +13,16 @@ const MAX_VIEW_CHECKS = 1_000;
 /**
  * rules "The order's life": an order still open after the provider's success redirect,
  * or older than `reconcileAfterMs`, is checked with the provider, so a missing or
- * misconfigured webhook loses no paid order. Every process sweeps; they may ask about the
- * same order at once, which is harmless: each transition locks the order row and the
- * order machine ignores an event it has already taken.
+ * misconfigured webhook loses no paid order. The sweep is a recurring job, run every
+ * `reconcileIntervalMs` by one process at a time; a sweep and the success page (or a sweep
+ * taken over from a slow process) may ask about the same order at once, which is harmless:
+ * each transition locks the order row and the order machine ignores an event it has
+ * already taken.
  */
 @Injectable()
-export class ReconciliationService implements OnApplicationBootstrap, OnModuleDestroy {
+export class ReconciliationService implements OnModuleDestroy {
   private readonly logger = new Logger('Reconciliation');
   private readonly viewChecks = new Map<string, number>();
-  private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
 
@@ -35,15 +33,8 @@ export class ReconciliationService implements OnApplicationBootstrap, OnModuleDe
     @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
   ) {}
 
-  onApplicationBootstrap(): void {
-    if (this.options.reconcileIntervalMs <= 0) return;
-    this.timer = setInterval(() => void this.sweep(), this.options.reconcileIntervalMs);
-    this.timer.unref();
-  }
-
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
     await this.running;
   }
 

@@ -1,7 +1,8 @@
 /**
  * Background work that runs one at a time: on a timer, and at once when asked (`kick`). A
  * kick while it runs asks for one more run right after, so a wake-up arriving mid-run is
- * never lost and two runs never overlap. The outbox and the waiting-list pass use it.
+ * never lost and two runs never overlap. The job runner (one per lane) and the waiting-list
+ * pass use it.
  */
 export class SerialRunner {
   private timer: NodeJS.Timeout | null = null;

@@ -452,6 +452,123 @@ function migrations(kind: StoreKind): Record<string, Migration> {
         await db.schema.dropTable('reservations').execute();
       },
     },
+    // docs/decisions/0011-one-job-runner.md: one table of jobs for the one runner, instead of
+    // the outbox, the waiting list's mails and the scheduled jobs. Jobs not yet done move
+    // (the outbox's before the mails, each in its own order, so the ticket mail still comes
+    // before the hand-off); finished ones were history nobody read. The retention sweep
+    // starts afresh as a recurring job and runs once at the first start after this.
+    '2026-12-01-003-jobs': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('jobs')
+          .addColumn('id', serial, autoId)
+          .addColumn('name', 'text', (c) => c.notNull())
+          // One job per name and key (an order's id, an offer's id, `recurring`).
+          .addColumn('key', 'text')
+          // The order or waiting-list entry the job is about (docs/privacy.md).
+          .addColumn('subject', 'text')
+          .addColumn('payload', 'text', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+          .addColumn('lease_owner', 'text')
+          .addColumn('lease_until', 'bigint')
+          .addColumn('done_at', 'bigint')
+          .addColumn('last_error', 'text')
+          .addColumn('requested_at', 'bigint', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addUniqueConstraint('jobs_name_key_uq', ['name', 'key'])
+          .execute();
+        await db.schema
+          .createIndex('jobs_due_idx')
+          .on('jobs')
+          .columns(['done_at', 'next_attempt_at'])
+          .execute();
+        await db.schema.createIndex('jobs_subject_idx').on('jobs').column('subject').execute();
+
+        const insertJob = (job: {
+          name: string;
+          key: string;
+          subject: string;
+          payload: unknown;
+          attempts: number;
+          next_attempt_at: number;
+          lease_owner: string | null;
+          lease_until: number | null;
+          last_error: string | null;
+          requested_at: number;
+          created_at: number;
+        }) =>
+          sql`insert into jobs (name, key, subject, payload, attempts, next_attempt_at,
+              lease_owner, lease_until, last_error, requested_at, created_at)
+            values (${job.name}, ${job.key}, ${job.subject}, ${JSON.stringify(job.payload)},
+              ${job.attempts}, ${Number(job.next_attempt_at)}, ${job.lease_owner},
+              ${job.lease_until === null ? null : Number(job.lease_until)}, ${job.last_error},
+              ${Number(job.requested_at)}, ${Number(job.created_at)})`.execute(db);
+
+        const outboxNames: Record<string, string> = {
+          mail: 'ticket-mail',
+          resend: 'ticket-resend',
+          handoff: 'order-handoff',
+          refund: 'late-payment-refund',
+        };
+        const outbox = await sql<{
+          kind: string;
+          order_id: string;
+          attempts: number;
+          next_attempt_at: number;
+          lease_owner: string | null;
+          lease_until: number | null;
+          last_error: string | null;
+          created_at: number;
+        }>`select kind, order_id, attempts, next_attempt_at, lease_owner, lease_until,
+            last_error, created_at
+          from outbox where done_at is null order by id`.execute(db);
+        for (const row of outbox.rows) {
+          const name = outboxNames[row.kind];
+          if (!name) continue;
+          await insertJob({
+            ...row,
+            name,
+            key: row.order_id,
+            subject: row.order_id,
+            payload: { orderId: row.order_id },
+            requested_at: row.created_at,
+          });
+        }
+
+        const mails = await sql<{
+          kind: string;
+          entry_id: string;
+          offer_id: number | null;
+          requested_at: number;
+          attempts: number;
+          next_attempt_at: number;
+          lease_owner: string | null;
+          lease_until: number | null;
+          last_error: string | null;
+          created_at: number;
+        }>`select kind, entry_id, offer_id, requested_at, attempts, next_attempt_at,
+            lease_owner, lease_until, last_error, created_at
+          from waitlist_mails where done_at is null order by id`.execute(db);
+        for (const row of mails.rows) {
+          const offer = row.kind === 'offer' && row.offer_id !== null;
+          if (!offer && row.kind !== 'confirm') continue;
+          await insertJob({
+            ...row,
+            name: offer ? 'waitlist-offer-mail' : 'waitlist-confirm-mail',
+            key: offer ? String(row.offer_id) : row.entry_id,
+            subject: row.entry_id,
+            payload: offer
+              ? { entryId: row.entry_id, offerId: Number(row.offer_id) }
+              : { entryId: row.entry_id },
+          });
+        }
+
+        await db.schema.dropTable('outbox').execute();
+        await db.schema.dropTable('waitlist_mails').execute();
+        await db.schema.dropTable('scheduled_jobs').execute();
+      },
+    },
   };
 }
 

@@ -5,12 +5,11 @@ import { HoldRepository } from '../holds/hold.repository.js';
 import { KyselyCheckinRepository } from './repositories/checkin.repository.js';
 import { KyselyContactRepository } from './repositories/contact.repository.js';
 import { KyselyHoldRepository } from './repositories/hold.repository.js';
+import { KyselyJobRepository } from './repositories/job.repository.js';
 import { KyselyMailboxRepository } from './repositories/mailbox.repository.js';
 import { KyselyStore } from './repositories/kysely-store.js';
 import { KyselyOrderRepository } from './repositories/order.repository.js';
-import { KyselyOutboxRepository } from './repositories/outbox.repository.js';
 import { KyselyPrivacyRepository } from './repositories/privacy.repository.js';
-import { KyselyScheduledJobRepository } from './repositories/scheduled-job.repository.js';
 import { KyselySettingsRepository } from './repositories/settings.repository.js';
 import { KyselyTicketRepository } from './repositories/ticket.repository.js';
 import { KyselyWaitlistRepository } from './repositories/waitlist.repository.js';
@@ -19,11 +18,10 @@ import { StoreDatabase } from './store.database.js';
 import {
   CheckinRepository,
   ContactRepository,
+  JobRepository,
   MailboxRepository,
   OrderRepository,
-  OutboxRepository,
   PrivacyRepository,
-  ScheduledJobRepository,
   SettingsRepository,
   Store,
   TicketRepository,
@@ -40,7 +38,7 @@ const ports = [
   Store,
   OrderRepository,
   HoldRepository,
-  OutboxRepository,
+  JobRepository,
   WebhookEventRepository,
   ContactRepository,
   TicketRepository,
@@ -49,7 +47,6 @@ const ports = [
   CheckinRepository,
   WaitlistRepository,
   PrivacyRepository,
-  ScheduledJobRepository,
 ];
 
 /** Opens the store and migrates it before any controller serves a request. */
@@ -64,7 +61,7 @@ const ports = [
     adapter(Store, (store) => new KyselyStore(store)),
     adapter(OrderRepository, (store) => new KyselyOrderRepository(store.db, store.kind)),
     adapter(HoldRepository, (store) => new KyselyHoldRepository(store.db, store.kind)),
-    adapter(OutboxRepository, (store) => new KyselyOutboxRepository(store.db)),
+    adapter(JobRepository, (store) => new KyselyJobRepository(store.db)),
     adapter(WebhookEventRepository, (store) => new KyselyWebhookEventRepository(store.db)),
     adapter(ContactRepository, (store) => new KyselyContactRepository(store.db)),
     adapter(TicketRepository, (store) => new KyselyTicketRepository(store.db)),
@@ -73,7 +70,6 @@ const ports = [
     adapter(CheckinRepository, (store) => new KyselyCheckinRepository(store)),
     adapter(WaitlistRepository, (store) => new KyselyWaitlistRepository(store.db, store.kind)),
     adapter(PrivacyRepository, (store) => new KyselyPrivacyRepository(store)),
-    adapter(ScheduledJobRepository, (store) => new KyselyScheduledJobRepository(store.db)),
   ],
   exports: [StoreDatabase, ...ports],
 })

@@ -95,30 +95,64 @@ export abstract class OrderRepository {
 }
 
 /**
- * `mail`: the paid order's ticket mail (rules "E-mail": once per order); `resend`: the
- * tickets of the order's e-mail address again, on the buyer's request.
+ * A job as its caller enqueues it, in the caller's transaction (docs/decisions/
+ * 0011-one-job-runner.md): the runner runs it once the transaction has committed.
  */
-export type OutboxKind = 'handoff' | 'refund' | 'mail' | 'resend';
-
-export interface OutboxJob {
-  id: number;
-  kind: OutboxKind;
-  orderId: string;
-  /** Including the current one. */
-  attempts: number;
+export interface NewJob {
+  /** The name its handler is registered under (`jobs/job-handlers.ts`). */
+  name: string;
+  /** Stored as JSON: ids, never personal data. */
+  payload: unknown;
+  /** One job per name and key, however often it is asked for; null: no such limit. */
+  key?: string | null;
+  /**
+   * The order or waiting-list entry the job is about: erasing the order's personal data
+   * clears the job's error, deleting the entry deletes the job.
+   */
+  subject?: string | null;
 }
 
-/** Work that must survive a restart: hand-offs to the catalog and refunds (rules "Webhook"). */
-export abstract class OutboxRepository {
-  /** Idempotent: one job per kind and order, however often the triggering event arrives. */
-  abstract enqueue(kind: OutboxKind, orderId: string, now: number): Promise<void>;
-  /** As `enqueue`, and makes a finished job of this kind and order due again (a resend). */
-  abstract enqueueAgain(kind: OutboxKind, orderId: string, now: number): Promise<void>;
-  /** Takes one due job for `owner` until `now + leaseMs`; another process's lapsed lease is taken over. */
-  abstract lease(owner: string, now: number, leaseMs: number): Promise<OutboxJob | undefined>;
+export interface LeasedJob {
+  id: number;
+  name: string;
+  /** As enqueued, parsed from its JSON. */
+  payload: unknown;
+  /** Including the current one. */
+  attempts: number;
+  /** When it was last asked for (`enqueue`, `enqueueAgain`). */
+  requestedAt: number;
+}
+
+/**
+ * The `jobs` table: work that must survive a restart (rules "Webhook", "E-mail", "Waiting
+ * list"), and the recurring jobs, one row each that reschedules itself.
+ */
+export abstract class JobRepository {
+  /** Due at once; a job of this name and key that exists already (done or not) is left as it is. */
+  abstract enqueue(job: NewJob, now: number): Promise<void>;
+  /**
+   * As `enqueue`, and a finished job of this name and key is made due again, unless it was
+   * last asked for less than `againAfterMs` before `now` (a job still due or running does
+   * the current work anyway).
+   */
+  abstract enqueueAgain(job: NewJob, now: number, againAfterMs?: number): Promise<void>;
+  /** A recurring job's row, first due at `runAt`, unless it exists. */
+  abstract schedule(name: string, runAt: number, now: number): Promise<void>;
+  /**
+   * Takes one due job of these names for `owner`, each name with its lease time; another
+   * owner's lapsed lease is taken over. Undefined when none is due.
+   */
+  abstract lease(
+    leases: ReadonlyMap<string, number>,
+    owner: string,
+    now: number,
+  ): Promise<LeasedJob | undefined>;
+  /** Done, unless it was done already (a hand-off completes its job in its own transaction). */
   abstract complete(jobId: number, now: number): Promise<void>;
   /** Gives the job back, due again at `nextAttemptAt`, if `owner` still holds it. */
   abstract retry(jobId: number, owner: string, nextAttemptAt: number, error: string): Promise<void>;
+  /** A recurring job ran: due again at `nextRunAt`, if `owner` still holds it. */
+  abstract reschedule(jobId: number, owner: string, nextRunAt: number): Promise<void>;
 }
 
 export interface RecordedEvent {
@@ -271,18 +305,6 @@ export interface WaitlistOffer {
   createdAt: number;
 }
 
-export type WaitlistMailKind = 'confirm' | 'offer';
-
-export interface WaitlistMailJob {
-  id: number;
-  kind: WaitlistMailKind;
-  entryId: string;
-  offerId: number | null;
-  requestedAt: number;
-  /** Including the current one. */
-  attempts: number;
-}
-
 /** Confirmed entries and active offers of one product or tier: counts only, no addresses. */
 export interface WaitlistCount {
   productId: number;
@@ -350,36 +372,13 @@ export abstract class WaitlistRepository {
   abstract counts(now: number): Promise<WaitlistCount[]>;
   /** Deletes entries (offers, mails) of events that started before `cutoff`; returns how many. */
   abstract removeStartedBefore(cutoff: number): Promise<number>;
-  /**
-   * Idempotent per purpose; a finished confirmation is made due again (asked for again),
-   * unless it was asked for less than `againAfterMs` before `now`.
-   */
-  abstract enqueueMail(
-    kind: WaitlistMailKind,
-    entryId: string,
-    offerId: number | null,
-    now: number,
-    againAfterMs?: number,
-  ): Promise<void>;
-  abstract leaseMail(
-    owner: string,
-    now: number,
-    leaseMs: number,
-  ): Promise<WaitlistMailJob | undefined>;
-  abstract completeMail(jobId: number, now: number): Promise<void>;
-  abstract retryMail(
-    jobId: number,
-    owner: string,
-    nextAttemptAt: number,
-    error: string,
-  ): Promise<void>;
 }
 
 /** The repositories bound to one write transaction. */
 export interface StoreTransaction {
   orders: OrderRepository;
   holds: HoldRepository;
-  outbox: OutboxRepository;
+  jobs: JobRepository;
   webhookEvents: WebhookEventRepository;
   tickets: TicketRepository;
   waitlist: WaitlistRepository;
@@ -512,23 +511,4 @@ export abstract class PrivacyRepository {
   abstract eraseExpired(cutoffs: RetentionCutoffs): Promise<ErasureCounts>;
   /** Everything kept for this address, in any case: orders and their tickets anonymised, the rest deleted. */
   abstract eraseAddress(email: string): Promise<ErasureCounts>;
-}
-
-/** Jobs that run once a day per deployment, whichever process gets to them first. */
-export abstract class ScheduledJobRepository {
-  /**
-   * Leases the job to `owner` until `now + leaseMs` when it has not run since `dueAfter`
-   * and no other process holds it; false otherwise.
-   */
-  abstract lease(
-    name: string,
-    owner: string,
-    dueAfter: number,
-    now: number,
-    leaseMs: number,
-  ): Promise<boolean>;
-  /** Records the run and lets go of the lease. */
-  abstract complete(name: string, owner: string, now: number): Promise<void>;
-  /** Lets go of the lease without recording a run (it failed): the next check tries again. */
-  abstract release(name: string, owner: string): Promise<void>;
 }

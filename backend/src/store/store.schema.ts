@@ -85,16 +85,30 @@ export interface WebhookEventsTable {
   outcome: string;
 }
 
-export interface OutboxTable {
+/**
+ * Every job (docs/decisions/0011-one-job-runner.md): enqueued work (ticket mails, hand-offs,
+ * refunds, the waiting list's mails) and the recurring jobs (sweeps), each leased by one
+ * process at a time.
+ */
+export interface JobsTable {
   id: Generated<number>;
-  kind: string;
-  order_id: string;
+  /** The handler's name. */
+  name: string;
+  /** One job per name and key (an order's id, an offer's id); null: no such limit. */
+  key: string | null;
+  /** The order or waiting-list entry it is about (privacy: erased and deleted with it). */
+  subject: string | null;
+  /** JSON. */
+  payload: string;
   attempts: number;
   next_attempt_at: number;
   lease_owner: string | null;
   lease_until: number | null;
   done_at: number | null;
+  /** Masked like the logs; a mail server's refusal may still quote an address. */
   last_error: string | null;
+  /** When it was last asked for: part of a repeated mail's id, and the gap between repeats. */
+  requested_at: number;
   created_at: number;
 }
 
@@ -217,38 +231,13 @@ export interface WaitlistOffersTable {
   hold_id: number;
 }
 
-/** The waiting list's mails, leased like the outbox's jobs. */
-export interface WaitlistMailsTable {
-  id: Generated<number>;
-  kind: string;
-  entry_id: string;
-  offer_id: number | null;
-  purpose: string;
-  requested_at: number;
-  attempts: number;
-  next_attempt_at: number;
-  lease_owner: string | null;
-  lease_until: number | null;
-  done_at: number | null;
-  last_error: string | null;
-  created_at: number;
-}
-
-/** A daily job's last run and the lease of the process running it now (docs/privacy.md). */
-export interface ScheduledJobsTable {
-  name: string;
-  last_run_at: number | null;
-  lease_owner: string | null;
-  lease_until: number | null;
-}
-
 export interface StoreSchema {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
   holds: HoldsTable;
   capacity_locks: CapacityLocksTable;
   webhook_events: WebhookEventsTable;
-  outbox: OutboxTable;
+  jobs: JobsTable;
   contact_messages: ContactMessagesTable;
   tickets: TicketsTable;
   settings: SettingsTable;
@@ -258,6 +247,4 @@ export interface StoreSchema {
   checkin_scans: CheckinScansTable;
   waitlist_entries: WaitlistEntriesTable;
   waitlist_offers: WaitlistOffersTable;
-  waitlist_mails: WaitlistMailsTable;
-  scheduled_jobs: ScheduledJobsTable;
 }

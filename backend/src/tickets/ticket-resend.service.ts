@@ -1,20 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ticketResendRequestSchema } from '@awhh/machines';
 import { parseBody } from '../common/validation.js';
-import { OutboxSignal } from '../checkout/outbox.signal.js';
-import { OutboxRepository, TicketRepository } from '../store/store.port.js';
+import { ORDER_JOBS, orderJob } from '../checkout/order-jobs.js';
+import { JobSignal } from '../jobs/job-signal.js';
+import { JobRepository, TicketRepository } from '../store/store.port.js';
 
 /**
  * POST /api/tickets/resend (rules "Tickets and the door"): the same answer whether or not
  * the address bought anything, so nobody learns who did; a known address gets its valid
- * tickets through the outbox.
+ * tickets through a job.
  */
 @Injectable()
 export class TicketResendService {
   constructor(
     @Inject(TicketRepository) private readonly tickets: TicketRepository,
-    @Inject(OutboxRepository) private readonly outbox: OutboxRepository,
-    @Inject(OutboxSignal) private readonly signal: OutboxSignal,
+    @Inject(JobRepository) private readonly jobs: JobRepository,
+    @Inject(JobSignal) private readonly signal: JobSignal,
   ) {}
 
   async resend(body: unknown): Promise<Record<string, never>> {
@@ -22,7 +23,7 @@ export class TicketResendService {
     const [newest] = await this.tickets.validForEmail(email);
     if (newest) {
       // Keyed by the newest order of the address: a second request while one is pending adds nothing.
-      await this.outbox.enqueueAgain('resend', newest.orderId, Date.now());
+      await this.jobs.enqueueAgain(orderJob(ORDER_JOBS.ticketResend, newest.orderId), Date.now());
       this.signal.wake();
     }
     return {};

@@ -1,88 +1,107 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CheckoutOptions } from '../checkout/checkout.options.js';
-import { maskSecrets } from '../common/log-masking.js';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/config.js';
-import { type WaitlistMailJob, WaitlistRepository } from '../store/store.port.js';
+import { type Job, JobHandlers } from '../jobs/job-handlers.js';
+import { type NewJob, WaitlistRepository } from '../store/store.port.js';
 import { MailPort } from '../tickets/mail/mail.port.js';
 import { waitlistLinks } from './waitlist-links.js';
 import { renderConfirmationMail, renderOfferMail } from './waitlist-mail.templates.js';
 
+export const WAITLIST_MAIL_JOBS = {
+  confirm: 'waitlist-confirm-mail',
+  offer: 'waitlist-offer-mail',
+} as const;
+
+export interface WaitlistMailPayload {
+  entryId: string;
+  /** The offer of an offer mail. */
+  offerId?: number;
+}
+
+/** The waiting list's mails as jobs, about their entry (deleted with it). */
+export const waitlistMailJob = {
+  /** One per entry; asked for again, it goes out again (`JobRepository.enqueueAgain`). */
+  confirm: (entryId: string): NewJob => ({
+    name: WAITLIST_MAIL_JOBS.confirm,
+    key: entryId,
+    subject: entryId,
+    payload: { entryId } satisfies WaitlistMailPayload,
+  }),
+  /** One per offer. */
+  offer: (entryId: string, offerId: number): NewJob => ({
+    name: WAITLIST_MAIL_JOBS.offer,
+    key: String(offerId),
+    subject: entryId,
+    payload: { entryId, offerId } satisfies WaitlistMailPayload,
+  }),
+};
+
 /**
- * rules "Waiting list": the confirmation (double opt-in) and offer mails. They are jobs in
- * `waitlist_mails` (they name no order, which the outbox's jobs must), leased by the outbox
- * worker between its own jobs with the same lease and back-off, so a mail survives a
+ * rules "Waiting list": the confirmation (double opt-in) and offer mails, jobs of the job
+ * runner beside the orders' (docs/decisions/0011-one-job-runner.md), so a mail survives a
  * restart and one process sends it. The mail's id is stable per job and request, so a mail
  * handed over twice after a crash is recognisably the same (the embedded mailbox keeps it once).
  */
 @Injectable()
-export class WaitlistMailer {
+export class WaitlistMailer implements OnModuleInit {
   private readonly logger = new Logger('Waitlist');
 
   constructor(
+    @Inject(JobHandlers) private readonly handlers: JobHandlers,
     @Inject(WaitlistRepository) private readonly waitlist: WaitlistRepository,
     @Inject(MailPort) private readonly mail: MailPort,
     @Inject(AppConfig) private readonly config: AppConfig,
-    @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
   ) {}
 
-  /** Leases one due mail and sends it; false when none was due. */
-  async runOne(owner: string): Promise<boolean> {
-    const job = await this.waitlist.leaseMail(owner, Date.now(), this.options.outboxLeaseMs);
-    if (!job) return false;
-    try {
-      await this.send(job);
-      await this.waitlist.completeMail(job.id, Date.now());
-    } catch (err) {
-      const delay = Math.min(
-        this.options.outboxBaseBackoffMs * 2 ** Math.max(0, job.attempts - 1),
-        this.options.outboxMaxBackoffMs,
-      );
-      // Kept with the job as well as logged: a mail server's refusal names the recipient.
-      const error = maskSecrets(err instanceof Error ? err.message : String(err));
-      this.logger.warn({
-        msg: `waiting-list ${job.kind} mail failed, retrying`,
-        entryId: job.entryId,
-        attempts: job.attempts,
-        retryInMs: delay,
-        error,
-      });
-      await this.waitlist.retryMail(job.id, owner, Date.now() + delay, error);
-    }
-    return true;
+  onModuleInit(): void {
+    const describe = (payload: WaitlistMailPayload) => ({
+      entryId: payload.entryId,
+      ...(payload.offerId !== undefined ? { offerId: payload.offerId } : {}),
+    });
+    this.handlers.register<WaitlistMailPayload>(WAITLIST_MAIL_JOBS.confirm, {
+      run: (job) => this.sendConfirmation(job),
+      describe,
+    });
+    this.handlers.register<WaitlistMailPayload>(WAITLIST_MAIL_JOBS.offer, {
+      run: (job) => this.sendOffer(job),
+      describe,
+    });
   }
 
-  private async send(job: WaitlistMailJob): Promise<void> {
+  private async sendConfirmation(job: Job<WaitlistMailPayload>): Promise<void> {
     // Unsubscribed (or the event is over) meanwhile: nothing to say any more.
-    const entry = await this.waitlist.find(job.entryId);
-    if (!entry) return;
+    const entry = await this.waitlist.find(job.payload.entryId);
+    if (!entry || entry.status !== 'pending') return;
     const { publicUrl } = this.config;
-    const common = {
+    const rendered = renderConfirmationMail({
       lineName: entry.lineName,
       quantity: entry.quantity,
       unsubscribeUrl: waitlistLinks.unsubscribe(publicUrl, entry.unsubscribeToken),
       publicUrl,
-    };
-    if (job.kind === 'confirm') {
-      if (entry.status !== 'pending') return;
-      const rendered = renderConfirmationMail({
-        ...common,
-        confirmUrl: waitlistLinks.confirm(publicUrl, entry.confirmToken),
-      });
-      await this.mail.send({
-        id: `waitlist-confirm-${entry.id}-${job.requestedAt}`,
-        to: entry.email,
-        ...rendered,
-        attachments: [],
-      });
-      this.logger.log({ msg: 'waiting-list confirmation sent', entryId: entry.id });
-      return;
-    }
-    const offer = job.offerId === null ? undefined : await this.waitlist.findOfferById(job.offerId);
+      confirmUrl: waitlistLinks.confirm(publicUrl, entry.confirmToken),
+    });
+    await this.mail.send({
+      // A repeated confirmation (asked for again) is a new mail, a retried one the same.
+      id: `waitlist-confirm-${entry.id}-${job.requestedAt}`,
+      to: entry.email,
+      ...rendered,
+      attachments: [],
+    });
+    this.logger.log({ msg: 'waiting-list confirmation sent', entryId: entry.id });
+  }
+
+  private async sendOffer(job: Job<WaitlistMailPayload>): Promise<void> {
+    const entry = await this.waitlist.find(job.payload.entryId);
+    if (!entry) return;
+    const { offerId } = job.payload;
+    const offer = offerId === undefined ? undefined : await this.waitlist.findOfferById(offerId);
     // Declined or lapsed before its mail went out: the places belong to someone else now.
     if (!offer || (offer.status !== 'active' && offer.status !== 'claimed')) return;
+    const { publicUrl } = this.config;
     const rendered = renderOfferMail({
-      ...common,
+      lineName: entry.lineName,
       quantity: offer.quantity,
+      unsubscribeUrl: waitlistLinks.unsubscribe(publicUrl, entry.unsubscribeToken),
+      publicUrl,
       offerUrl: waitlistLinks.offer(publicUrl, offer.token),
       expiresAt: offer.expiresAt,
     });

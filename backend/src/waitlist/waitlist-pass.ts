@@ -9,8 +9,8 @@ import { startOfBerlinDay } from '@awhh/machines';
 import type { CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { CheckoutOptions } from '../checkout/checkout.options.js';
-import { OutboxSignal } from '../checkout/outbox.signal.js';
 import { AppConfig } from '../config/config.js';
+import { JobSignal } from '../jobs/job-signal.js';
 import { Holds } from '../holds/holds.js';
 import { findStockUnit } from '../holds/stock-unit.js';
 import {
@@ -20,6 +20,7 @@ import {
   WaitlistRepository,
 } from '../store/store.port.js';
 import { newWaitlistToken } from './waitlist-links.js';
+import { waitlistMailJob } from './waitlist-mailer.js';
 import { WaitlistSignal } from './waitlist.signal.js';
 import { SerialRunner } from '../common/serial-runner.js';
 
@@ -68,7 +69,7 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(CatalogService) private readonly catalog: CatalogService,
     @Inject(AppConfig) private readonly config: AppConfig,
     @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
-    @Inject(OutboxSignal) private readonly outbox: OutboxSignal,
+    @Inject(JobSignal) private readonly jobs: JobSignal,
     @Inject(WaitlistSignal) signal: WaitlistSignal,
     @Inject(Holds) holds: Holds,
   ) {
@@ -115,7 +116,7 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
       made.push(...(await this.offerPlaces(unit.productKey, stock)));
     }
     if (made.length > 0) {
-      this.outbox.wake();
+      this.jobs.wake();
       this.logger.log({ msg: 'waiting-list offers made', offers: made.length });
     }
     return made;
@@ -154,7 +155,7 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
           { entryId: entry.id, token, holdId: hold!.id },
           now,
         );
-        await tx.waitlist.enqueueMail('offer', entry.id, offer.id, now);
+        await tx.jobs.enqueue(waitlistMailJob.offer(entry.id, offer.id), now);
         free -= entry.quantity;
         made.push(offer);
       }

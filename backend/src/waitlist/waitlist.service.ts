@@ -13,12 +13,12 @@ import {
 } from '@awhh/machines';
 import { isVariable, type CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { OutboxSignal } from '../checkout/outbox.signal.js';
 import { apiError } from '../common/api-error.js';
 import { parseBody } from '../common/validation.js';
 import { HoldRepository } from '../holds/hold.repository.js';
 import { Holds } from '../holds/holds.js';
 import { findStockUnit } from '../holds/stock-unit.js';
+import { JobSignal } from '../jobs/job-signal.js';
 import {
   Store,
   type WaitlistEntry,
@@ -27,6 +27,7 @@ import {
 } from '../store/store.port.js';
 import { newWaitlistEntryId, newWaitlistToken } from './waitlist-links.js';
 import { stockOfWaitedUnit } from './waitlist-pass.js';
+import { waitlistMailJob } from './waitlist-mailer.js';
 import { WaitlistSignal } from './waitlist.signal.js';
 
 const NOT_OFFERED_MESSAGE = 'Für dieses Angebot gibt es keine Warteliste.';
@@ -54,7 +55,7 @@ export class WaitlistService {
     @Inject(WaitlistRepository) private readonly waitlist: WaitlistRepository,
     @Inject(HoldRepository) private readonly holdRepository: HoldRepository,
     @Inject(CatalogService) private readonly catalog: CatalogService,
-    @Inject(OutboxSignal) private readonly outbox: OutboxSignal,
+    @Inject(JobSignal) private readonly jobs: JobSignal,
     @Inject(WaitlistSignal) private readonly pass: WaitlistSignal,
     @Inject(Holds) private readonly holds: Holds,
   ) {
@@ -121,10 +122,10 @@ export class WaitlistService {
         now,
       );
       if (added || entry.status === 'pending') {
-        await tx.waitlist.enqueueMail('confirm', entry.id, null, now, CONFIRM_MAIL_GAP_MS);
+        await tx.jobs.enqueueAgain(waitlistMailJob.confirm(entry.id), now, CONFIRM_MAIL_GAP_MS);
       }
     });
-    this.outbox.wake();
+    this.jobs.wake();
     return {};
   }
 

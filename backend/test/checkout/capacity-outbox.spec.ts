@@ -81,9 +81,9 @@ describe.each(DATABASES)('capacity and order hand-off (%s)', (kind) => {
     await waitFor(() => catalog.createOrderCalls >= 3);
     const job = await app
       .get(StoreDatabase)
-      .db.selectFrom('outbox')
+      .db.selectFrom('jobs')
       .selectAll()
-      .where('kind', '=', 'handoff')
+      .where('name', '=', 'order-handoff')
       .executeTakeFirstOrThrow();
     expect(job.done_at).toBeNull();
     expect(job.last_error).toMatch(/503/);

@@ -161,12 +161,12 @@ describe('leaks: a mail server refusing the recipient', () => {
       await buy(app);
       const { db: store } = app.get(StoreDatabase);
       await waitFor(async () => {
-        const rows = await store.selectFrom('outbox').select('last_error').execute();
+        const rows = await store.selectFrom('jobs').select('last_error').execute();
         stored = rows.map((r) => r.last_error);
         return stored.some((e) => e?.includes('Recipient address rejected'));
       }, 20_000);
     });
-    expect(output).toContain('outbox mail failed, retrying');
+    expect(output).toContain('job ticket-mail failed, retrying');
     expect(output).toContain('<[email]>: Recipient address rejected');
     expect(output).not.toContain(BUYER.email);
     expect(stored.join('\n')).not.toContain(BUYER.email);

@@ -1,5 +1,7 @@
+import type { OrderJob, OrderJobPayload } from '../../src/checkout/order-jobs.js';
 import { HELD_UNTIL } from '../../src/checkout/order.service.js';
 import type { Order } from '../../src/store/store.port.js';
+import type { StoredJob } from './support/in-memory-store.js';
 import {
   delivery,
   draft,
@@ -15,9 +17,14 @@ import {
 type Fixture = ReturnType<typeof newOrderService>;
 
 const holdsOf = (f: Fixture, orderId: string) => f.data.holds.filter((h) => h.owner === orderId);
-const jobsOf = (f: Fixture, orderId: string) => f.data.outbox.filter((j) => j.orderId === orderId);
+const jobsOf = (f: Fixture, orderId: string) => f.data.jobs.filter((j) => j.subject === orderId);
 const handOffOf = (f: Fixture, orderId: string) =>
-  jobsOf(f, orderId).find((j) => j.kind === 'handoff')!;
+  jobsOf(f, orderId).find((j) => j.name === 'order-handoff')!;
+/** A stored job as its handler gets it. */
+const asOrderJob = (job: StoredJob): OrderJob => ({
+  id: job.id,
+  payload: job.payload as OrderJobPayload,
+});
 const stored = (f: Fixture, orderId: string) => f.data.orders.get(orderId)!;
 
 /** Lets the order's hold run out, as 31 minutes without an expiry event would. */
@@ -50,7 +57,7 @@ describe('OrderService.place (rules "Capacity")', () => {
     ]);
     expect(f.data.lines.get(order.id)).toHaveLength(1);
     expect(f.data.capacityLocks).toEqual([[101]]);
-    expect(f.data.outbox).toEqual([]);
+    expect(f.data.jobs).toEqual([]);
   });
 
   it('isFree: a free order is paid at creation, its places held and its hand-off enqueued', async () => {
@@ -62,7 +69,7 @@ describe('OrderService.place (rules "Capacity")', () => {
     expect(order.paidAt).not.toBeNull();
     expect(holdsOf(f, order.id)[0]!.expiresAt).toBe(HELD_UNTIL);
     // rules "E-mail": the ticket mail is queued by the same paid transition.
-    expect(jobsOf(f, order.id)).toMatchObject([{ kind: 'mail' }, { kind: 'handoff' }]);
+    expect(jobsOf(f, order.id)).toMatchObject([{ name: 'ticket-mail' }, { name: 'order-handoff' }]);
     expect(f.wakes()).toBe(1);
   });
 
@@ -106,7 +113,7 @@ describe('OrderService.receive (rules "Webhook")', () => {
     expect(stored(f, order.id).paidAt).not.toBeNull();
     expect(holdsOf(f, order.id)[0]!.expiresAt).toBe(HELD_UNTIL);
     // rules "E-mail": the ticket mail is queued by the same paid transition.
-    expect(jobsOf(f, order.id)).toMatchObject([{ kind: 'mail' }, { kind: 'handoff' }]);
+    expect(jobsOf(f, order.id)).toMatchObject([{ name: 'ticket-mail' }, { name: 'order-handoff' }]);
     expect(f.wakes()).toBe(1);
     // A held reservation needs no current stock: the catalog was read once, into the
     // cache, for the tickets' event details.
@@ -184,7 +191,7 @@ describe('OrderService: late payments (rules "Capacity")', () => {
       expiresAt: HELD_UNTIL,
     });
     // rules "E-mail": the ticket mail is queued by the same paid transition.
-    expect(jobsOf(f, order.id)).toMatchObject([{ kind: 'mail' }, { kind: 'handoff' }]);
+    expect(jobsOf(f, order.id)).toMatchObject([{ name: 'ticket-mail' }, { name: 'order-handoff' }]);
     expect(f.catalog.productReads).toBe(1);
   });
 
@@ -213,7 +220,7 @@ describe('OrderService: late payments (rules "Capacity")', () => {
       context: { paymentReference: `pi_${late.id}` },
     });
     expect(holdsOf(f, late.id).every((r) => r.released)).toBe(true);
-    expect(jobsOf(f, late.id)).toMatchObject([{ kind: 'refund' }]);
+    expect(jobsOf(f, late.id)).toMatchObject([{ name: 'late-payment-refund' }]);
   });
 
   it('a tier sharing its parent stock is checked against the parent (rules "Everything the shop sells")', async () => {
@@ -295,12 +302,12 @@ describe('OrderService.reconcile (rules "The order\'s life")', () => {
   });
 });
 
-describe('OrderService: outcomes from the outbox', () => {
+describe('OrderService: outcomes from the jobs', () => {
   it('a hand-off is recorded once: handed off, reservation settled, job done', async () => {
     const f = newOrderService();
     const order = await openOrder(f);
     await f.sut.receive(delivery(paymentEvent(order, 'payment.succeeded')));
-    const job = { ...handOffOf(f, order.id) };
+    const job = asOrderJob(handOffOf(f, order.id));
     const before = Date.now();
     await f.sut.recordHandOff(job, '4711');
     expect(stored(f, order.id)).toMatchObject({
@@ -322,7 +329,7 @@ describe('OrderService: outcomes from the outbox', () => {
     await f.sut.receive(delivery(paymentEvent(order, 'session.expired')));
     f.catalog.products = [];
     await f.sut.receive(delivery(paymentEvent(order, 'payment.succeeded')));
-    await f.sut.recordRefund(jobsOf(f, order.id)[0]!, 're_1');
+    await f.sut.recordRefund(asOrderJob(jobsOf(f, order.id)[0]!), 're_1');
     expect(stored(f, order.id)).toMatchObject({
       status: 'refunded',
       context: { refundReference: 're_1' },
@@ -357,16 +364,16 @@ describe('OrderService: tickets (rules "Tickets and the door")', () => {
       [101, 2, 3, 'Karla Kundin', 'valid'],
       [101, 3, 3, 'Karla Kundin', 'valid'],
     ]);
-    expect(jobsOf(f, order.id).filter((j) => j.kind === 'mail')).toHaveLength(1);
+    expect(jobsOf(f, order.id).filter((j) => j.name === 'ticket-mail')).toHaveLength(1);
   });
 
   it('a transaction that fails after issuing leaves no tickets behind', async () => {
     const f = newOrderService();
     const order = await openOrder(f);
-    const enqueue = f.store.outbox.enqueue.bind(f.store.outbox);
-    f.store.outbox.enqueue = async (kind, orderId, now) => {
-      if (kind === 'handoff') throw new Error('disk full');
-      return enqueue(kind, orderId, now);
+    const enqueue = f.store.jobs.enqueue.bind(f.store.jobs);
+    f.store.jobs.enqueue = async (job, now) => {
+      if (job.name === 'order-handoff') throw new Error('disk full');
+      return enqueue(job, now);
     };
     await expect(f.sut.receive(delivery(paymentEvent(order, 'payment.succeeded')))).rejects.toThrow(
       'disk full',

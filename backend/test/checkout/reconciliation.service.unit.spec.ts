@@ -42,9 +42,9 @@ describe('ReconciliationService.sweep', () => {
     expect(f.payments.retrieved).toEqual([old.sessionId]);
     expect(f.data.orders.get(old.id)!.status).toBe('paid');
     expect(f.data.orders.get(fresh.id)!.status).toBe('open');
-    expect(f.data.outbox).toMatchObject([
-      { kind: 'mail', orderId: old.id },
-      { kind: 'handoff', orderId: old.id },
+    expect(f.data.jobs).toMatchObject([
+      { name: 'ticket-mail', subject: old.id },
+      { name: 'order-handoff', subject: old.id },
     ]);
   });
 

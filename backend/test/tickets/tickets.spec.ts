@@ -386,9 +386,9 @@ describe.each(DATABASES)('tickets (%s)', (kind) => {
     expect(smtp!.mails).toHaveLength(1);
     const job = await target
       .get(StoreDatabase)
-      .db.selectFrom('outbox')
+      .db.selectFrom('jobs')
       .selectAll()
-      .where('kind', '=', 'mail')
+      .where('name', '=', 'ticket-mail')
       .executeTakeFirstOrThrow();
     expect(job.attempts).toBe(3);
     expect(job.done_at).not.toBeNull();
@@ -402,16 +402,16 @@ describe.each(DATABASES)('tickets (%s)', (kind) => {
     const db0 = target.get(StoreDatabase).db;
     await waitFor(async () => {
       const job = await db0
-        .selectFrom('outbox')
+        .selectFrom('jobs')
         .selectAll()
-        .where('kind', '=', 'mail')
+        .where('name', '=', 'ticket-mail')
         .executeTakeFirst();
       return (job?.attempts ?? 0) >= 2;
     });
     const job = await db0
-      .selectFrom('outbox')
+      .selectFrom('jobs')
       .selectAll()
-      .where('kind', '=', 'mail')
+      .where('name', '=', 'ticket-mail')
       .executeTakeFirstOrThrow();
     expect(job.done_at).toBeNull();
     expect(job.last_error).toBeTruthy();

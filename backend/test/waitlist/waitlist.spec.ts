@@ -400,8 +400,9 @@ describe.each(DATABASES)('waiting list (%s)', (kind) => {
     // An hour later a new request sends the mail again, once.
     await target
       .get(StoreDatabase)
-      .db.updateTable('waitlist_mails')
+      .db.updateTable('jobs')
       .set({ requested_at: Date.now() - 3_600_001 })
+      .where('name', '=', 'waitlist-confirm-mail')
       .execute();
     expect((await join(target, joinBody('oft@example.org'))).statusCode).toBe(202);
     expect((await join(target, joinBody('oft@example.org'))).statusCode).toBe(202);
@@ -536,7 +537,11 @@ describe.each(DATABASES)('waiting list (%s)', (kind) => {
       .execute();
     await pass(target).run();
     expect(await store.selectFrom('waitlist_entries').select('id').execute()).toEqual([]);
-    expect(await store.selectFrom('waitlist_mails').select('id').execute()).toEqual([]);
+    const mails = store
+      .selectFrom('jobs')
+      .select('id')
+      .where('name', 'in', ['waitlist-confirm-mail', 'waitlist-offer-mail']);
+    expect(await mails.execute()).toEqual([]);
   });
 
   it('the organizer counts: per event and tier, no addresses; live availability counts holds and offers', async () => {

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { WooCommerceConfig } from '../../config/config.js';
+import { backoffDelay } from '../../jobs/backoff.js';
 import { CatalogError } from '../catalog.errors.js';
 import {
   CatalogPort,
@@ -23,8 +24,9 @@ export interface WooCommerceAdapterOptions {
   timeoutMs?: number;
   /** Extra attempts for GETs after a timeout, network error, 429 or 5xx. */
   retries?: number;
-  /** First backoff; doubles per attempt, plus jitter. */
+  /** First backoff; doubles per attempt up to `maxBackoffMs`, less jitter (jobs/backoff.ts). */
   backoffMs?: number;
+  maxBackoffMs?: number;
   /** Upper bound on pages followed (100 products each). */
   maxPages?: number;
   fetch?: typeof fetch;
@@ -53,6 +55,7 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly backoffMs: number;
+  private readonly maxBackoffMs: number;
   private readonly maxPages: number;
   private readonly fetchFn: typeof fetch;
 
@@ -65,6 +68,7 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
     this.timeoutMs = options.timeoutMs ?? 8_000;
     this.retries = options.retries ?? 2;
     this.backoffMs = options.backoffMs ?? 300;
+    this.maxBackoffMs = options.maxBackoffMs ?? 5_000;
     this.maxPages = options.maxPages ?? 50;
     this.fetchFn = options.fetch ?? fetch;
   }
@@ -232,7 +236,7 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
         return await this.request('GET', path, query, undefined, auth);
       } catch (err) {
         if (!(err instanceof CatalogError) || !err.retryable || attempt >= this.retries) throw err;
-        const delay = this.backoffMs * 2 ** attempt * (1 + Math.random() * 0.25);
+        const delay = backoffDelay(attempt, { baseMs: this.backoffMs, maxMs: this.maxBackoffMs });
         this.logger.warn({
           msg: 'retrying',
           path,

@@ -1,8 +1,8 @@
 import type { StoreDatabase } from '../store.database.js';
 import { Store, type StoreTransaction } from '../store.port.js';
 import { KyselyHoldRepository } from './hold.repository.js';
+import { KyselyJobRepository } from './job.repository.js';
 import { KyselyOrderRepository } from './order.repository.js';
-import { KyselyOutboxRepository } from './outbox.repository.js';
 import { KyselyTicketRepository } from './ticket.repository.js';
 import { KyselyWaitlistRepository } from './waitlist.repository.js';
 import { KyselyWebhookEventRepository } from './webhook-event.repository.js';
@@ -18,7 +18,7 @@ export class KyselyStore extends Store {
       work({
         orders: new KyselyOrderRepository(trx, this.database.kind),
         holds: new KyselyHoldRepository(trx, this.database.kind),
-        outbox: new KyselyOutboxRepository(trx),
+        jobs: new KyselyJobRepository(trx),
         webhookEvents: new KyselyWebhookEventRepository(trx),
         tickets: new KyselyTicketRepository(trx),
         waitlist: new KyselyWaitlistRepository(trx, this.database.kind),

@@ -217,9 +217,9 @@ async function anonymiseOrders(
     .where('holder', 'is not', null)
     .executeTakeFirst();
   await db
-    .updateTable('outbox')
+    .updateTable('jobs')
     .set({ last_error: null })
-    .where('order_id', 'in', [...ids])
+    .where('subject', 'in', [...ids])
     .where('last_error', 'is not', null)
     .execute();
   return { orders: changed(orders), tickets: changed(tickets) };
@@ -246,9 +246,10 @@ async function deleteMails(db: StoreDb, where: (query: MailQuery) => MailQuery):
 /** Deletes waiting-list entries with their offers, their holds and mails; returns how many. */
 async function deleteWaitlistEntries(db: StoreDb, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
+  // Their mails: jobs about the entry.
   await db
-    .deleteFrom('waitlist_mails')
-    .where('entry_id', 'in', [...ids])
+    .deleteFrom('jobs')
+    .where('subject', 'in', [...ids])
     .execute();
   await db
     .deleteFrom('waitlist_offers')

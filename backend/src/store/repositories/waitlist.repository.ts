@@ -7,13 +7,10 @@ import {
   type WaitlistCount,
   type WaitlistEntry,
   type WaitlistEntryStatus,
-  type WaitlistMailJob,
-  type WaitlistMailKind,
   type WaitlistOffer,
   type WaitlistOfferStatus,
   WaitlistRepository,
 } from '../store.port.js';
-import { completeJob, leaseNextJob, retryJob } from './job-lease.js';
 
 /** rules "Waiting list" on Kysely; `db` is the store or one transaction. */
 export class KyselyWaitlistRepository extends WaitlistRepository {
@@ -40,9 +37,10 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
         .forUpdate()
         .execute();
     }
+    // Their mails: jobs about the entry.
     await this.db
-      .deleteFrom('waitlist_mails')
-      .where('entry_id', 'in', [...ids])
+      .deleteFrom('jobs')
+      .where('subject', 'in', [...ids])
       .execute();
     await this.db
       .deleteFrom('waitlist_offers')
@@ -341,81 +339,6 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
     await this.removeEntries(ids);
     return ids.length;
   }
-
-  async enqueueMail(
-    kind: WaitlistMailKind,
-    entryId: string,
-    offerId: number | null,
-    now: number,
-    againAfterMs = 0,
-  ): Promise<void> {
-    const purpose = kind === 'confirm' ? `confirm:${entryId}` : `offer:${offerId}`;
-    await this.db
-      .insertInto('waitlist_mails')
-      .values({
-        kind,
-        entry_id: entryId,
-        offer_id: offerId,
-        purpose,
-        requested_at: now,
-        attempts: 0,
-        next_attempt_at: now,
-        created_at: now,
-      })
-      .onConflict((oc) =>
-        oc
-          .column('purpose')
-          .doUpdateSet({
-            done_at: null,
-            attempts: 0,
-            next_attempt_at: now,
-            requested_at: now,
-            last_error: null,
-          })
-          // An offer is mailed once; a confirmation again only when asked for again after
-          // the last one went out (a pending one goes out anyway), and not sooner than the
-          // caller allows.
-          .where('waitlist_mails.kind', '=', 'confirm')
-          .where('waitlist_mails.done_at', 'is not', null)
-          .where('waitlist_mails.requested_at', '<=', now - againAfterMs),
-      )
-      .execute();
-  }
-
-  async leaseMail(
-    owner: string,
-    now: number,
-    leaseMs: number,
-  ): Promise<WaitlistMailJob | undefined> {
-    const id = await leaseNextJob(this.db, 'waitlist_mails', owner, now, leaseMs);
-    if (id === undefined) return undefined;
-    const job = await this.db
-      .selectFrom('waitlist_mails')
-      .select(['id', 'kind', 'entry_id', 'offer_id', 'requested_at', 'attempts'])
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    return {
-      id: job.id,
-      kind: job.kind as WaitlistMailKind,
-      entryId: job.entry_id,
-      offerId: job.offer_id,
-      requestedAt: job.requested_at,
-      attempts: job.attempts,
-    };
-  }
-
-  async completeMail(jobId: number, now: number): Promise<void> {
-    await completeJob(this.db, 'waitlist_mails', jobId, now);
-  }
-
-  async retryMail(
-    jobId: number,
-    owner: string,
-    nextAttemptAt: number,
-    error: string,
-  ): Promise<void> {
-    await retryJob(this.db, 'waitlist_mails', jobId, owner, nextAttemptAt, error);
-  }
 }
 
 function toEntry(row: Selectable<WaitlistEntriesTable>): WaitlistEntry {
@@ -439,8 +362,7 @@ function toEntry(row: Selectable<WaitlistEntriesTable>): WaitlistEntry {
 }
 
 function toOffer(
-  row: Selectable<WaitlistOffersTable> &
-    Pick<Selectable<HoldsTable>, 'product_key' | 'quantity' | 'expires_at'>,
+  row: Selectable<WaitlistOffersTable> & Pick<Selectable<HoldsTable>, 'product_key' | 'quantity' | 'expires_at'>,
 ): WaitlistOffer {
   return {
     id: row.id,

@@ -17,6 +17,8 @@ import {
   type OrderHandOff,
 } from '../../../src/catalog/catalog.port.js';
 import { CheckoutOptions } from '../../../src/checkout/checkout.options.js';
+import { ORDER_JOBS } from '../../../src/checkout/order-jobs.js';
+import { JobOptions } from '../../../src/jobs/job-options.js';
 import { StoreDatabase } from '../../../src/store/store.database.js';
 import { AppConfig, parseConfig } from '../../../src/config/config.js';
 
@@ -152,7 +154,7 @@ export async function resetStore(app: NestFastifyApplication): Promise<void> {
     'mail_attachments',
     'mails',
     'tickets',
-    'outbox',
+    'jobs',
     'holds',
     'order_lines',
     'orders',
@@ -165,25 +167,35 @@ export async function resetStore(app: NestFastifyApplication): Promise<void> {
 }
 
 /**
- * Waits until every outbox job is done (the catalog must be up), so a paid order's mail or
- * hand-off does not run in the next test's app, after that test emptied the store.
+ * Waits until every job of an order is done (the catalog must be up), so a paid order's
+ * mail or hand-off does not run in the next test's app, after that test emptied the store.
  */
 export async function settleOutbox(app: NestFastifyApplication, timeoutMs = 10_000): Promise<void> {
   const { db } = app.get(StoreDatabase);
   await waitFor(
     async () =>
-      !(await db.selectFrom('outbox').select('id').where('done_at', 'is', null).executeTakeFirst()),
+      !(await db
+        .selectFrom('jobs')
+        .select('id')
+        .where('name', 'in', Object.values(ORDER_JOBS))
+        .where('done_at', 'is', null)
+        .executeTakeFirst()),
     timeoutMs,
   );
 }
 
-/** Short timings so retries and expiry happen within a test. */
+/** Short timings so expiry happens within a test. */
 export function fastOptions(overrides: Partial<CheckoutOptions> = {}): CheckoutOptions {
-  return Object.assign(new CheckoutOptions(), {
-    outboxPollMs: 50,
-    outboxBaseBackoffMs: 50,
-    outboxMaxBackoffMs: 200,
-    outboxLeaseMs: 5_000,
+  return Object.assign(new CheckoutOptions(), overrides);
+}
+
+/** Short timings so jobs run and are retried within a test. */
+export function fastJobOptions(overrides: Partial<JobOptions> = {}): JobOptions {
+  return Object.assign(new JobOptions(), {
+    pollMs: 50,
+    baseBackoffMs: 50,
+    maxBackoffMs: 200,
+    leaseMs: 5_000,
     ...overrides,
   });
 }
@@ -195,6 +207,7 @@ export interface TestAppOptions {
   /** Stripe mode against a fake Stripe server; the test provider otherwise. */
   stripeApiBase?: string;
   options?: CheckoutOptions;
+  jobOptions?: JobOptions;
   /** More environment (SMTP_URL, MAIL_FROM, TICKET_SIGNING_KEY). */
   env?: NodeJS.ProcessEnv;
 }
@@ -223,6 +236,8 @@ export async function createTestApp(setup: TestAppOptions): Promise<NestFastifyA
     .useValue(setup.catalog)
     .overrideProvider(CheckoutOptions)
     .useValue(setup.options ?? fastOptions())
+    .overrideProvider(JobOptions)
+    .useValue(setup.jobOptions ?? fastJobOptions())
     .compile();
   // The production HTTP stack (adapter, rate limits, prefix, error filter, hooks) around
   // the module graph with the providers above replaced.

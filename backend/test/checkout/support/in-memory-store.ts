@@ -13,9 +13,9 @@ import {
   type OrderLine,
   OrderRepository,
   type OpenCheckouts,
-  type OutboxJob,
-  type OutboxKind,
-  OutboxRepository,
+  JobRepository,
+  type LeasedJob,
+  type NewJob,
   type RecordedEvent,
   type NewTicket,
   Store,
@@ -26,7 +26,10 @@ import {
   WebhookEventRepository,
 } from '../../../src/store/store.port.js';
 
-export interface StoredJob extends OutboxJob {
+/** A job as the in-memory store keeps it; `payload` as enqueued. */
+export interface StoredJob extends LeasedJob {
+  key: string | null;
+  subject: string | null;
   nextAttemptAt: number;
   leaseOwner: string | null;
   leaseUntil: number | null;
@@ -39,7 +42,7 @@ export class StoreData {
   orders = new Map<string, Order>();
   lines = new Map<string, OrderLine[]>();
   holds: Hold[] = [];
-  outbox: StoredJob[] = [];
+  jobs: StoredJob[] = [];
   webhookEvents = new Map<string, RecordedEvent>();
   contacts: { name: string; email: string; message: string; createdAt: number }[] = [];
   tickets: StoredTicket[] = [];
@@ -233,19 +236,23 @@ export class InMemoryHoldRepository extends HoldRepository {
   }
 }
 
-export class InMemoryOutboxRepository extends OutboxRepository {
+/** The `jobs` table as plain rows in `StoreData.jobs`. */
+export class InMemoryJobRepository extends JobRepository {
   constructor(private readonly data: StoreData) {
     super();
   }
 
-  async enqueue(kind: OutboxKind, orderId: string, now: number): Promise<void> {
-    if (this.data.outbox.some((j) => j.kind === kind && j.orderId === orderId)) return;
-    this.data.outbox.push({
-      id: Math.max(0, ...this.data.outbox.map((j) => j.id)) + 1,
-      kind,
-      orderId,
+  async enqueue(job: NewJob, now: number, runAt = now): Promise<void> {
+    if (this.find(job.name, job.key ?? null)) return;
+    this.data.jobs.push({
+      id: Math.max(0, ...this.data.jobs.map((j) => j.id)) + 1,
+      name: job.name,
+      key: job.key ?? null,
+      subject: job.subject ?? null,
+      payload: structuredClone(job.payload ?? null),
       attempts: 0,
-      nextAttemptAt: now,
+      requestedAt: now,
+      nextAttemptAt: runAt,
       leaseOwner: null,
       leaseUntil: null,
       doneAt: null,
@@ -253,43 +260,77 @@ export class InMemoryOutboxRepository extends OutboxRepository {
     });
   }
 
-  async enqueueAgain(kind: OutboxKind, orderId: string, now: number): Promise<void> {
-    const job = this.data.outbox.find((j) => j.kind === kind && j.orderId === orderId);
-    if (!job) return this.enqueue(kind, orderId, now);
-    if (job.doneAt !== null) {
-      Object.assign(job, { doneAt: null, attempts: 0, nextAttemptAt: now, lastError: null });
+  async enqueueAgain(job: NewJob, now: number, againAfterMs = 0): Promise<void> {
+    const found = this.find(job.name, job.key ?? null);
+    if (!found) return this.enqueue(job, now);
+    if (found.doneAt !== null && found.requestedAt <= now - againAfterMs) {
+      Object.assign(found, {
+        payload: structuredClone(job.payload ?? null),
+        doneAt: null,
+        attempts: 0,
+        nextAttemptAt: now,
+        requestedAt: now,
+        lastError: null,
+      });
     }
   }
 
-  async lease(owner: string, now: number, leaseMs: number): Promise<OutboxJob | undefined> {
-    const job = this.data.outbox
+  async schedule(name: string, runAt: number, now: number): Promise<void> {
+    await this.enqueue({ name, key: 'recurring', payload: null }, now, runAt);
+  }
+
+  async lease(
+    leases: ReadonlyMap<string, number>,
+    owner: string,
+    now: number,
+  ): Promise<LeasedJob | undefined> {
+    const job = this.data.jobs
       .filter(
         (j) =>
+          leases.has(j.name) &&
           j.doneAt === null &&
           j.nextAttemptAt <= now &&
           (j.leaseUntil === null || j.leaseUntil < now || j.leaseOwner === owner),
       )
-      .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt)[0];
+      .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id)[0];
     if (!job) return undefined;
     Object.assign(job, {
       leaseOwner: owner,
-      leaseUntil: now + leaseMs,
+      leaseUntil: now + leases.get(job.name)!,
       attempts: job.attempts + 1,
     });
-    return { id: job.id, kind: job.kind, orderId: job.orderId, attempts: job.attempts };
+    const { id, name, payload, attempts, requestedAt } = job;
+    return { id, name, payload: structuredClone(payload), attempts, requestedAt };
   }
 
   async complete(jobId: number, now: number): Promise<void> {
-    const job = this.data.outbox.find((j) => j.id === jobId);
+    const job = this.data.jobs.find((j) => j.id === jobId && j.doneAt === null);
     if (job)
       Object.assign(job, { doneAt: now, leaseOwner: null, leaseUntil: null, lastError: null });
   }
 
   async retry(jobId: number, owner: string, nextAttemptAt: number, error: string): Promise<void> {
-    const job = this.data.outbox.find((j) => j.id === jobId && j.leaseOwner === owner);
+    const job = this.data.jobs.find((j) => j.id === jobId && j.leaseOwner === owner);
     if (job) {
       Object.assign(job, { nextAttemptAt, leaseOwner: null, leaseUntil: null, lastError: error });
     }
+  }
+
+  async reschedule(jobId: number, owner: string, nextRunAt: number): Promise<void> {
+    const job = this.data.jobs.find((j) => j.id === jobId && j.leaseOwner === owner);
+    if (job) {
+      Object.assign(job, {
+        nextAttemptAt: nextRunAt,
+        attempts: 0,
+        leaseOwner: null,
+        leaseUntil: null,
+        lastError: null,
+      });
+    }
+  }
+
+  private find(name: string, key: string | null): StoredJob | undefined {
+    return key === null ? undefined : this.data.jobs.find((j) => j.name === name && j.key === key);
   }
 }
 
@@ -417,10 +458,6 @@ export class EmptyWaitlistRepository extends WaitlistRepository {
   expireOffers = async () => 0;
   counts = async () => [];
   removeStartedBefore = async () => 0;
-  enqueueMail = () => this.none();
-  leaseMail = async () => undefined;
-  completeMail = async () => undefined;
-  retryMail = async () => undefined;
 }
 
 /**
@@ -430,7 +467,7 @@ export class EmptyWaitlistRepository extends WaitlistRepository {
 export class InMemoryStore extends Store {
   readonly orders: InMemoryOrderRepository;
   readonly holds: InMemoryHoldRepository;
-  readonly outbox: InMemoryOutboxRepository;
+  readonly jobs: InMemoryJobRepository;
   readonly webhookEvents: InMemoryWebhookEventRepository;
   readonly contacts: InMemoryContactRepository;
   readonly tickets: InMemoryTicketRepository;
@@ -443,7 +480,7 @@ export class InMemoryStore extends Store {
     super();
     this.orders = new InMemoryOrderRepository(data);
     this.holds = new InMemoryHoldRepository(data);
-    this.outbox = new InMemoryOutboxRepository(data);
+    this.jobs = new InMemoryJobRepository(data);
     this.webhookEvents = new InMemoryWebhookEventRepository(data);
     this.contacts = new InMemoryContactRepository(data);
     this.tickets = new InMemoryTicketRepository(data);

@@ -7,7 +7,6 @@ import {
   type OrderDraft,
   OrderService,
 } from '../../../src/checkout/order.service.js';
-import { OutboxSignal } from '../../../src/checkout/outbox.signal.js';
 import {
   type PaymentDelivery,
   type PaymentEvent,
@@ -18,6 +17,7 @@ import {
 } from '../../../src/checkout/payments/payments.port.js';
 import { AppConfig, parseConfig } from '../../../src/config/config.js';
 import { HealthIndicators } from '../../../src/health/health-indicators.js';
+import { JobSignal } from '../../../src/jobs/job-signal.js';
 import { Holds } from '../../../src/holds/holds.js';
 import type { Order } from '../../../src/store/store.port.js';
 import { FakeCatalog } from './checkout-test-app.js';
@@ -95,7 +95,7 @@ export function newOrderService(overrides: Partial<CheckoutOptions> = {}) {
   const config = unitConfig();
   const catalog = new CatalogService(catalogPort, config, new HealthIndicators());
   const options = Object.assign(new CheckoutOptions(), overrides);
-  const signal = new OutboxSignal();
+  const signal = new JobSignal();
   let wakes = 0;
   signal.listen(() => (wakes += 1));
   const sut = new OrderService(store, payments, catalog, options, config, signal, new Holds());

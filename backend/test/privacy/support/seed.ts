@@ -207,12 +207,12 @@ export class Seed {
       .returning('id')
       .executeTakeFirstOrThrow();
     await this.db
-      .insertInto('waitlist_mails')
+      .insertInto('jobs')
       .values({
-        kind: 'offer',
-        entry_id: id,
-        offer_id: offer.id,
-        purpose: `offer:${offer.id}`,
+        name: 'waitlist-offer-mail',
+        key: String(offer.id),
+        subject: id,
+        payload: JSON.stringify({ entryId: id, offerId: offer.id }),
         requested_at: createdAt,
         attempts: 1,
         next_attempt_at: createdAt,
@@ -227,10 +227,13 @@ export class Seed {
 
   async outboxError(orderId: string, error: string): Promise<void> {
     await this.db
-      .insertInto('outbox')
+      .insertInto('jobs')
       .values({
-        kind: 'mail',
-        order_id: orderId,
+        name: 'ticket-mail',
+        key: orderId,
+        subject: orderId,
+        payload: JSON.stringify({ orderId }),
+        requested_at: NOW - 200 * DAY_MS,
         attempts: 3,
         next_attempt_at: NOW,
         lease_owner: null,

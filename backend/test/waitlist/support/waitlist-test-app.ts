@@ -31,10 +31,10 @@ export function waitlistCatalog(stock: number): FakeCatalog {
   return catalog;
 }
 
-/** Every table the checkout and the waiting list write, emptied. */
+/** Every table the checkout and the waiting list write, emptied (the mails are jobs). */
 export async function resetWaitlistStore(app: NestFastifyApplication): Promise<void> {
   const { db } = app.get(StoreDatabase);
-  for (const table of ['waitlist_mails', 'waitlist_offers', 'waitlist_entries'] as const) {
+  for (const table of ['waitlist_offers', 'waitlist_entries'] as const) {
     await db.deleteFrom(table).execute();
   }
   await resetStore(app);

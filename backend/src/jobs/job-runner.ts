@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import { maskSecrets } from '../common/log-masking.js';
+import { SerialRunner } from '../common/serial-runner.js';
+import { JobRepository, type LeasedJob } from '../store/store.port.js';
+import { backoffDelay } from './backoff.js';
+import { JobHandlers } from './job-handlers.js';
+import { JobOptions } from './job-options.js';
+import { JobSignal } from './job-signal.js';
+
+/**
+ * `queue`: the jobs callers enqueue (mails, hand-offs, refunds), one at a time in the order
+ * they became due; `schedule`: the recurring jobs (sweeps), beside them, so a long sweep
+ * never holds up a ticket mail.
+ */
+type Lane = 'queue' | 'schedule';
+
+/**
+ * Runs the store's jobs (docs/decisions/0011-one-job-runner.md): every checkout process
+ * polls the `jobs` table and is woken after a commit (`JobSignal`); a lease keeps two
+ * processes (or two lanes) from running the same job at once, and a process that dies
+ * mid-job leaves it to another once the lease has run out. A failed attempt is retried with
+ * the one backoff (backoff.ts), for good: its error stays with the job (`last_error`,
+ * masked like the logs, as a mail server's refusal names the recipient) until it succeeds.
+ * What a job does is its handler's business (`JobHandlers`); the runner knows names only.
+ */
+@Injectable()
+export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Jobs');
+  private readonly id = `jobs_${randomBytes(12).toString('base64url')}`;
+  private readonly lanes: Record<Lane, SerialRunner> = {
+    queue: new SerialRunner(
+      () => this.drain('queue'),
+      (err) => this.logger.error({ msg: 'job poll failed', error: String(err) }),
+    ),
+    schedule: new SerialRunner(
+      () => this.drain('schedule'),
+      (err) => this.logger.error({ msg: 'recurring job poll failed', error: String(err) }),
+    ),
+  };
+  /** Whether this process has made sure every recurring job has its row. */
+  private scheduled = false;
+
+  constructor(
+    @Inject(JobRepository) private readonly jobs: JobRepository,
+    @Inject(JobHandlers) private readonly handlers: JobHandlers,
+    @Inject(JobOptions) private readonly options: JobOptions,
+    @Inject(JobSignal) signal: JobSignal,
+  ) {
+    signal.listen(() => this.kick());
+  }
+
+  onApplicationBootstrap(): void {
+    this.lanes.queue.start(this.options.pollMs);
+    this.lanes.schedule.start(this.options.pollMs);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all([this.lanes.queue.stop(), this.lanes.schedule.stop()]);
+  }
+
+  /** Runs due jobs now instead of at the next poll. */
+  kick(): void {
+    this.lanes.queue.kick();
+  }
+
+  /** Waits until neither lane is running (tests). */
+  async idle(): Promise<void> {
+    await Promise.all([this.lanes.queue.idle(), this.lanes.schedule.idle()]);
+  }
+
+  /** Runs every job due at `now`, recurring ones first, on a runner that was not started (tests). */
+  async runDue(now: number): Promise<void> {
+    await this.drain('schedule', now);
+    await this.drain('queue', now);
+  }
+
+  private async drain(lane: Lane, fixedNow?: number): Promise<void> {
+    const clock = () => fixedNow ?? Date.now();
+    const leases =
+      lane === 'queue'
+        ? this.handlers.queuedLeases(this.options.leaseMs)
+        : this.handlers.recurringLeases(this.options.leaseMs);
+    if (leases.size === 0) return;
+    if (lane === 'schedule') await this.schedule(clock());
+    // One job at a time per lane: the lease's rule that an owner may take back its own
+    // job (job.repository.ts) relies on it.
+    const owner = `${this.id}:${lane}`;
+    while (!this.lanes[lane].isStopped) {
+      const job = await this.jobs.lease(leases, owner, clock());
+      if (!job) return;
+      await this.run(job, owner, clock);
+    }
+  }
+
+  /** Every recurring job gets its row once; a row that exists keeps its schedule. */
+  private async schedule(now: number): Promise<void> {
+    if (this.scheduled) return;
+    for (const name of this.handlers.recurringNames()) {
+      const job = this.handlers.recurringJob(name)!;
+      await this.jobs.schedule(name, job.firstRunAt?.(now) ?? now, now);
+    }
+    this.scheduled = true;
+  }
+
+  private async run(job: LeasedJob, owner: string, clock: () => number): Promise<void> {
+    const handler = this.handlers.handler(job.name);
+    const recurring = this.handlers.recurringJob(job.name);
+    try {
+      if (recurring) {
+        const startedAt = clock();
+        await recurring.run(startedAt);
+        await this.jobs.reschedule(job.id, owner, recurring.nextRunAt(startedAt));
+      } else if (handler) {
+        await handler.run(job);
+        await this.jobs.complete(job.id, clock());
+      } else {
+        // Not reached: a lane leases only names with a handler.
+        throw new Error(`no handler for job ${job.name}`);
+      }
+    } catch (err) {
+      const delay = backoffDelay(job.attempts - 1, this.options.backoff);
+      // Kept with the job as well as logged: a mail server's refusal names the recipient.
+      const error = maskSecrets(err instanceof Error ? err.message : String(err));
+      this.logger.warn({
+        msg: `job ${job.name} failed, retrying`,
+        jobId: job.id,
+        ...handler?.describe?.(job.payload),
+        attempts: job.attempts,
+        retryInMs: delay,
+        error,
+      });
+      await this.jobs.retry(job.id, owner, clock() + delay, error);
+    }
+  }
+}
