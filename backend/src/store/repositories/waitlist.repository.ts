@@ -362,7 +362,8 @@ function toEntry(row: Selectable<WaitlistEntriesTable>): WaitlistEntry {
 }
 
 function toOffer(
-  row: Selectable<WaitlistOffersTable> & Pick<Selectable<HoldsTable>, 'product_key' | 'quantity' | 'expires_at'>,
+  row: Selectable<WaitlistOffersTable> &
+    Pick<Selectable<HoldsTable>, 'product_key' | 'quantity' | 'expires_at'>,
 ): WaitlistOffer {
   return {
     id: row.id,
