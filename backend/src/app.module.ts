@@ -1,6 +1,12 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { CheckinModule } from './checkin/checkin.module.js';
-import { CheckoutModule } from './checkout/checkout.module.js';
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import { ContactModule } from './contact/contact.module.js';
+import { DoorModule } from './door/door.module.js';
+import { MailModule } from './mail/mail.module.js';
+import { OrdersModule } from './orders/orders.module.js';
+import { PrivacyModule } from './privacy/privacy.module.js';
+import { TicketsModule } from './tickets/tickets.module.js';
+import { WaitlistModule } from './waitlist/waitlist.module.js';
 import { AppConfigModule } from './common/app-config.module.js';
 import type { AppConfig } from './config/config.js';
 import { HealthModule } from './health/health.module.js';
@@ -21,10 +27,26 @@ export class AppModule {
     const servesProducts = config.modules === 'products' || config.modules === 'all';
     const servesCheckout = config.modules === 'checkout' || config.modules === 'all';
 
-    const imports: ModuleImport[] = [AppConfigModule.forRoot(config), HealthModule];
+    // Events between modules, published after a commit (docs/architecture.md, "Events").
+    const imports: ModuleImport[] = [
+      AppConfigModule.forRoot(config),
+      EventEmitterModule.forRoot(),
+      HealthModule,
+    ];
     if (servesProducts) imports.push(ProductsModule, CalendarModule);
-    // The door check-in lives beside the tickets it checks (rules "Tickets and the door").
-    if (servesCheckout) imports.push(CheckoutModule, CheckinModule);
+    // The checkout side: orders and everything that happens to them or beside them. The
+    // door lives beside the tickets it checks (rules "Tickets and the door").
+    if (servesCheckout) {
+      imports.push(
+        OrdersModule,
+        TicketsModule,
+        DoorModule,
+        WaitlistModule,
+        MailModule,
+        ContactModule,
+        PrivacyModule,
+      );
+    }
     // SiteModule goes last (only with config.staticDir and when the products side is
     // served), so its catch-all routes never shadow an API route.
     if (servesProducts && config.staticDir) imports.push(SiteModule);

@@ -1,6 +1,6 @@
-import { embeddedDoorCode, newDoorCode } from './checkin/door-code.js';
+import { embeddedDoorCode, newDoorCode } from './door/door-code.js';
 import { ConfigError, parseCheckinCode, parseDatabaseUrl } from './config/config.js';
-import { KyselySettingsRepository } from './store/repositories/settings.repository.js';
+import { KyselySettingsRepository } from './store/settings.repository.js';
 import { StoreDatabase } from './store/store.database.js';
 
 // `npm run door-code` (in a container: `node backend/dist/door-code.cli.js`): the door code

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory.js';
-import { DoorCode } from './checkin/door-code.js';
+import { DoorCode } from './door/door-code.js';
 import { AppConfig, ConfigError } from './config/config.js';
 
 // Entry point only: tests import createApp from app.factory.ts, which never listens.

@@ -1,7 +1,7 @@
 import { ConfigError, parseDatabaseUrl } from './config/config.js';
-import { KyselyPrivacyRepository } from './store/repositories/privacy.repository.js';
+import { KyselyPrivacyRepository } from './privacy/privacy.repository.js';
 import { StoreDatabase } from './store/store.database.js';
-import type { ErasureCounts } from './store/store.port.js';
+import type { ErasureCounts } from './privacy/privacy.port.js';
 
 // `npm run privacy:erase -- <e-mail>` (in a container: `node backend/dist/privacy-erase.cli.js
 // <e-mail>`): a request for erasure (DSGVO Art. 17, docs/privacy.md). Everything the store

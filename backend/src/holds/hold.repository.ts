@@ -1,83 +1,181 @@
+import type { Selectable } from 'kysely';
 import type { Places } from './capacity.js';
+import { type HeldExcept, type Hold, HoldRepository, type NewHold } from './holds.port.js';
+import type { StoreDb, StoreKind } from '../store/store.database.js';
+import type { HoldsTable } from '../store/store.schema.js';
 
-/**
- * rules "Capacity": places of one stock unit held until `expiresAt` by an owner: an order's
- * checkout (the owner is the order id) or a waiting-list offer (the owner is the entry id).
- * A hold counts against the stock while it is neither released nor lapsed.
- */
-export interface Hold extends Places {
-  id: number;
-  /** Who holds the places; opaque to the holds module. */
-  owner: string;
-  /** Epoch ms; the hold no longer counts from then on. */
-  expiresAt: number;
-  /** Given back (canceled, refunded, declined) or claimed by another owner. */
-  released: boolean;
+/** rules "Capacity": the holds on Kysely; `db` is the store or one transaction. */
+export class KyselyHoldRepository extends HoldRepository {
+  constructor(
+    private readonly db: StoreDb,
+    private readonly kind: StoreKind,
+  ) {
+    super();
+  }
+
   /**
-   * A sale took the places for good (the order is paid): the hold only bridges the time
-   * until the catalog's stock counts them.
+   * On SQLite the write transaction already holds the database's write lock. On
+   * PostgreSQL each stock unit has a lock row, taken in key order so two checkouts
+   * cannot deadlock.
    */
-  sold: boolean;
-  /** The token that lets another owner claim the places (an offer's link), or null. */
-  claimToken: string | null;
-  /** The owner that claimed the hold; its own hold counts instead while this one is released. */
-  claimedBy: string | null;
-}
+  async lockCapacity(productKeys: readonly number[]): Promise<void> {
+    if (this.kind !== 'postgres' || productKeys.length === 0) return;
+    const keys = [...new Set(productKeys)].sort((a, b) => a - b);
+    await this.db
+      .insertInto('capacity_locks')
+      .values(keys.map((product_key) => ({ product_key })))
+      .onConflict((oc) => oc.column('product_key').doNothing())
+      .execute();
+    await this.db
+      .selectFrom('capacity_locks')
+      .select('product_key')
+      .where('product_key', 'in', keys)
+      .orderBy('product_key')
+      .forUpdate()
+      .execute();
+  }
 
-export interface NewHold extends Places {
-  owner: string;
-  expiresAt: number;
-  claimToken?: string | null;
-}
-
-/** Which holds a sum leaves out: an owner's own (a late payment), or the hold being claimed. */
-export interface HeldExcept {
-  owner?: string;
-  holdId?: number;
-}
-
-/**
- * The holds' store port (docs/decisions/0010-holds.md): the capacity lock, the sums the
- * capacity checks read, and the holds' changes. Bound to one write transaction as
- * `StoreTransaction.holds`, or read outside one through the injected port.
- */
-export abstract class HoldRepository {
-  /**
-   * Serialises writers of these stock units until the transaction ends, so a capacity
-   * check and the hold it allows cannot interleave with another's.
-   */
-  abstract lockCapacity(productKeys: readonly number[]): Promise<void>;
-  /** Places per stock unit held now (neither released nor lapsed), leaving out `except`. */
-  abstract heldByKey(
+  heldByKey(
     productKeys: readonly number[],
     now: number,
-    except?: HeldExcept,
-  ): Promise<Map<number, number>>;
-  /**
-   * As `heldByKey` without sold holds: the places a sale has not taken for good. A paid
-   * order's places leave the catalog's stock at the hand-off while its hold still counts
-   * for a while; the waiting list must not take that overlap for places that came free
-   * once it ends.
-   */
-  abstract unsoldHeldByKey(
+    except: HeldExcept = {},
+  ): Promise<Map<number, number>> {
+    return this.sumByKey(productKeys, now, except, false);
+  }
+
+  unsoldHeldByKey(productKeys: readonly number[], now: number): Promise<Map<number, number>> {
+    return this.sumByKey(productKeys, now, {}, true);
+  }
+
+  /** One statement: a checkout's capacity check is on its hot path (holds_capacity_idx covers it). */
+  private async sumByKey(
     productKeys: readonly number[],
     now: number,
-  ): Promise<Map<number, number>>;
-  /** Inserts the holds, each counting until its `expiresAt`; returns them with their ids. */
-  abstract add(holds: readonly NewHold[]): Promise<Hold[]>;
-  abstract find(id: number): Promise<Hold | undefined>;
-  abstract findByClaimToken(token: string): Promise<Hold | undefined>;
-  /** The owner's places, one entry per hold. */
-  abstract placesOf(owner: string): Promise<Places[]>;
-  /** Whether every hold of the owner still counts (neither released nor lapsed). */
-  abstract isHeld(owner: string, now: number): Promise<boolean>;
-  /** The owner's holds count (again) until `until`; `sold` marks them sold (never unmarks). */
-  abstract keep(owner: string, until: number, sold?: boolean): Promise<void>;
-  abstract release(owner: string): Promise<void>;
-  /** One hold is released (an offer declined). */
-  abstract releaseHold(holdId: number): Promise<void>;
-  /** A hold that counts (neither released nor lapsed) is released to `by`; false otherwise. */
-  abstract claim(holdId: number, by: string, now: number): Promise<boolean>;
-  /** The holds `by` claimed that have not lapsed count again for their owners; returns them. */
-  abstract giveBack(by: string, now: number): Promise<Hold[]>;
+    except: HeldExcept,
+    unsoldOnly: boolean,
+  ): Promise<Map<number, number>> {
+    if (productKeys.length === 0) return new Map();
+    let query = this.db
+      .selectFrom('holds')
+      .select((eb) => ['product_key', eb.fn.sum<number>('quantity').as('held')])
+      .where('product_key', 'in', [...productKeys])
+      .where('released', '=', 0)
+      .where('expires_at', '>', now);
+    if (except.owner !== undefined) query = query.where('owner', '<>', except.owner);
+    if (except.holdId !== undefined) query = query.where('id', '<>', except.holdId);
+    if (unsoldOnly) query = query.where('sold', '=', 0);
+    const rows = await query.groupBy('product_key').execute();
+    return new Map(rows.map((r) => [Number(r.product_key), Number(r.held)]));
+  }
+
+  async add(holds: readonly NewHold[]): Promise<Hold[]> {
+    if (holds.length === 0) return [];
+    const rows = await this.db
+      .insertInto('holds')
+      .values(
+        holds.map((h) => ({
+          owner: h.owner,
+          product_key: h.productKey,
+          quantity: h.quantity,
+          expires_at: h.expiresAt,
+          released: 0,
+          sold: 0,
+          claim_token: h.claimToken ?? null,
+          claimed_by: null,
+        })),
+      )
+      .returningAll()
+      .execute();
+    return rows.map(toHold);
+  }
+
+  async find(id: number): Promise<Hold | undefined> {
+    const row = await this.db
+      .selectFrom('holds')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toHold(row) : undefined;
+  }
+
+  async findByClaimToken(token: string): Promise<Hold | undefined> {
+    const row = await this.db
+      .selectFrom('holds')
+      .selectAll()
+      .where('claim_token', '=', token)
+      .executeTakeFirst();
+    return row ? toHold(row) : undefined;
+  }
+
+  async placesOf(owner: string): Promise<Places[]> {
+    const rows = await this.db
+      .selectFrom('holds')
+      .select(['product_key', 'quantity'])
+      .where('owner', '=', owner)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => ({ productKey: r.product_key, quantity: r.quantity }));
+  }
+
+  async isHeld(owner: string, now: number): Promise<boolean> {
+    const lapsed = await this.db
+      .selectFrom('holds')
+      .select('id')
+      .where('owner', '=', owner)
+      .where((eb) => eb.or([eb('released', '<>', 0), eb('expires_at', '<=', now)]))
+      .executeTakeFirst();
+    return lapsed === undefined;
+  }
+
+  async keep(owner: string, until: number, sold = false): Promise<void> {
+    await this.db
+      .updateTable('holds')
+      .set({ released: 0, expires_at: until, ...(sold ? { sold: 1 } : {}) })
+      .where('owner', '=', owner)
+      .execute();
+  }
+
+  async release(owner: string): Promise<void> {
+    await this.db.updateTable('holds').set({ released: 1 }).where('owner', '=', owner).execute();
+  }
+
+  async releaseHold(holdId: number): Promise<void> {
+    await this.db.updateTable('holds').set({ released: 1 }).where('id', '=', holdId).execute();
+  }
+
+  async claim(holdId: number, by: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('holds')
+      .set({ released: 1, claimed_by: by })
+      .where('id', '=', holdId)
+      .where('released', '=', 0)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async giveBack(by: string, now: number): Promise<Hold[]> {
+    const rows = await this.db
+      .updateTable('holds')
+      .set({ released: 0, claimed_by: null })
+      .where('claimed_by', '=', by)
+      .where('expires_at', '>', now)
+      .returningAll()
+      .execute();
+    return rows.map(toHold);
+  }
+}
+
+function toHold(row: Selectable<HoldsTable>): Hold {
+  return {
+    id: row.id,
+    owner: row.owner,
+    productKey: row.product_key,
+    quantity: row.quantity,
+    expiresAt: row.expires_at,
+    released: row.released !== 0,
+    sold: row.sold !== 0,
+    claimToken: row.claim_token,
+    claimedBy: row.claimed_by,
+  };
 }

@@ -1,7 +1,15 @@
-import { Injectable } from '@nestjs/common';
-import type { StoreTransaction } from '../store/store.port.js';
+import { Inject, Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import type { Transaction } from '../store/store.port.js';
 import { type CapacityLine, fitsAgain, shortagesOf, wantedByKey } from './capacity.js';
-import type { Hold } from './hold.repository.js';
+import { type Hold, HoldRepository } from './holds.port.js';
+
+/**
+ * The event published after the commit of a transaction that released holds (or claimed
+ * one whose places may be more than the claimer took): places may have come free. The
+ * waiting list's pass listens (`@OnEvent(PLACES_RELEASED)`).
+ */
+export const PLACES_RELEASED = 'places.released';
 
 /** A hold claimed by another owner, or given back to its own. */
 export interface ClaimChange {
@@ -12,7 +20,7 @@ export interface ClaimChange {
 }
 
 /** Runs in the transaction that changed the claim, so the holder's own records change with it. */
-export type ClaimListener = (tx: StoreTransaction, change: ClaimChange) => Promise<void>;
+export type ClaimListener = (tx: Transaction, change: ClaimChange) => Promise<void>;
 
 export interface TakeRequest<L extends CapacityLine> {
   owner: string;
@@ -31,28 +39,26 @@ export interface TakeRequest<L extends CapacityLine> {
  * rules "Capacity": places are held, and every hold expires (docs/decisions/0003,
  * docs/decisions/0010-holds.md). Taking places for an owner under the capacity lock,
  * claiming a hold with its token, giving places back; and the two notices its users
- * listen to: a claim that changed (in the transaction) and places that came free (after
- * the commit, told by whoever committed the release).
+ * listen to: a claim that changed (in the transaction, through the listeners its owner
+ * registers) and places that came free (the `places.released` event after the commit,
+ * published by whoever committed the release).
  */
 @Injectable()
 export class Holds {
   private readonly claimListeners: ClaimListener[] = [];
-  private readonly releaseListeners: (() => void)[] = [];
+
+  constructor(@Inject(EventEmitter2) private readonly events: EventEmitter2) {}
 
   onClaimChange(listener: ClaimListener): void {
     this.claimListeners.push(listener);
   }
 
-  onPlacesReleased(listener: () => void): void {
-    this.releaseListeners.push(listener);
-  }
-
   /**
    * After the commit of a transaction that released holds (or claimed one, whose places
-   * may be more than the claimer took): tells the listeners that places may have come free.
+   * may be more than the claimer took): publishes that places may have come free.
    */
   placesReleased(): void {
-    for (const listener of this.releaseListeners) listener();
+    this.events.emit(PLACES_RELEASED);
   }
 
   /**
@@ -61,29 +67,29 @@ export class Holds {
    * hold claimable with `claimToken` counts as free for this owner alone, and is claimed.
    */
   async take<L extends CapacityLine>(
-    tx: StoreTransaction,
+    tx: Transaction,
     request: TakeRequest<L>,
   ): Promise<{ shortages: { line: L; available: number }[] }> {
     const { owner, lines, now } = request;
     const limited = lines.filter((l) => l.stock !== null).map((l) => l.productKey);
-    await tx.holds.lockCapacity(limited);
+    await tx.get(HoldRepository).lockCapacity(limited);
     // Read under the same lock as the sums, so nobody else claims it meanwhile.
     const found = request.claimToken
-      ? await tx.holds.findByClaimToken(request.claimToken)
+      ? await tx.get(HoldRepository).findByClaimToken(request.claimToken)
       : undefined;
     const claimable =
       found && !found.released && found.expiresAt > now && limited.includes(found.productKey)
         ? found
         : undefined;
-    const held = await tx.holds.heldByKey(limited, now, { holdId: claimable?.id });
+    const held = await tx.get(HoldRepository).heldByKey(limited, now, { holdId: claimable?.id });
     const shortages = shortagesOf(lines, held);
     if (shortages.length > 0) return { shortages };
-    await tx.holds.add(
-      wantedByKey(lines).map((places) => ({ ...places, owner, expiresAt: request.until })),
-    );
+    await tx
+      .get(HoldRepository)
+      .add(wantedByKey(lines).map((places) => ({ ...places, owner, expiresAt: request.until })));
     // From here the owner's own hold keeps the places; should it be given up unsold, the
     // claimed hold counts again (see `release`).
-    if (claimable && (await tx.holds.claim(claimable.id, owner, now))) {
+    if (claimable && (await tx.get(HoldRepository).claim(claimable.id, owner, now))) {
       await this.tell(tx, { hold: claimable, by: owner, change: 'claimed' });
     }
     return { shortages: [] };
@@ -95,14 +101,14 @@ export class Holds {
    * their owners until they run out.
    */
   async release(
-    tx: StoreTransaction,
+    tx: Transaction,
     owner: string,
     now: number,
     options: { giveBackClaims: boolean },
   ): Promise<void> {
-    await tx.holds.release(owner);
+    await tx.get(HoldRepository).release(owner);
     if (!options.giveBackClaims) return;
-    for (const hold of await tx.holds.giveBack(owner, now)) {
+    for (const hold of await tx.get(HoldRepository).giveBack(owner, now)) {
       await this.tell(tx, { hold, by: owner, change: 'givenBack' });
     }
   }
@@ -113,18 +119,18 @@ export class Holds {
    * the capacity lock of those units.
    */
   async fitAgain(
-    tx: StoreTransaction,
+    tx: Transaction,
     owner: string,
     stock: ReadonlyMap<number, number | null>,
     now: number,
   ): Promise<boolean> {
-    const own = await tx.holds.placesOf(owner);
+    const own = await tx.get(HoldRepository).placesOf(owner);
     const keys = own.map((p) => p.productKey);
-    await tx.holds.lockCapacity(keys);
-    return fitsAgain(own, stock, await tx.holds.heldByKey(keys, now, { owner }));
+    await tx.get(HoldRepository).lockCapacity(keys);
+    return fitsAgain(own, stock, await tx.get(HoldRepository).heldByKey(keys, now, { owner }));
   }
 
-  private async tell(tx: StoreTransaction, change: ClaimChange): Promise<void> {
+  private async tell(tx: Transaction, change: ClaimChange): Promise<void> {
     for (const listener of this.claimListeners) await listener(tx, change);
   }
 }

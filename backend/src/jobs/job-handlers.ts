@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { LeasedJob } from '../store/store.port.js';
+import type { LeasedJob } from './jobs.port.js';
 
 /** A leased job with its payload as its handler reads it. */
 export interface Job<P = unknown> extends LeasedJob {

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { maskSecrets } from '../common/log-masking.js';
 import { SerialRunner } from '../common/serial-runner.js';
-import { JobRepository, type LeasedJob } from '../store/store.port.js';
+import { JobRepository, type LeasedJob } from './jobs.port.js';
 import { backoffDelay } from './backoff.js';
 import { JobHandlers } from './job-handlers.js';
 import { JobOptions } from './job-options.js';

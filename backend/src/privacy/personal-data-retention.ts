@@ -2,11 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DAY_MS, type RetentionPeriods, retentionPeriods, startOfBerlinDay } from '@awhh/machines';
 import { AppConfig } from '../config/config.js';
 import { JobHandlers } from '../jobs/job-handlers.js';
-import {
-  type ErasureCounts,
-  PrivacyRepository,
-  type RetentionCutoffs,
-} from '../store/store.port.js';
+import { type ErasureCounts, PrivacyRepository, type RetentionCutoffs } from './privacy.port.js';
 
 export const RETENTION_JOB = 'personal-data-retention';
 

@@ -45,7 +45,7 @@ function openPostgresPool(url: string): pg.Pool {
 
 /**
  * The checkout store: one Kysely instance over SQLite (default) or PostgreSQL, with the
- * same queries for both (in `repositories/`). The only dialect-specific piece is how a
+ * same queries for both (each module's `*.repository.ts`). The only dialect-specific piece is how a
  * write transaction serialises its writers: BEGIN IMMEDIATE on SQLite, row locks on
  * PostgreSQL (the order repository takes them).
  */

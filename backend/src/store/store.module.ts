@@ -1,56 +1,37 @@
-import { Global, Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
+import { Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
 import { AppConfig } from '../config/config.js';
 import { HealthIndicators } from '../health/health-indicators.js';
-import { HoldRepository } from '../holds/hold.repository.js';
-import { KyselyCheckinRepository } from './repositories/checkin.repository.js';
-import { KyselyContactRepository } from './repositories/contact.repository.js';
-import { KyselyHoldRepository } from './repositories/hold.repository.js';
-import { KyselyJobRepository } from './repositories/job.repository.js';
-import { KyselyMailboxRepository } from './repositories/mailbox.repository.js';
-import { KyselyStore } from './repositories/kysely-store.js';
-import { KyselyOrderRepository } from './repositories/order.repository.js';
-import { KyselyPrivacyRepository } from './repositories/privacy.repository.js';
-import { KyselySettingsRepository } from './repositories/settings.repository.js';
-import { KyselyTicketRepository } from './repositories/ticket.repository.js';
-import { KyselyWaitlistRepository } from './repositories/waitlist.repository.js';
-import { KyselyWebhookEventRepository } from './repositories/webhook-event.repository.js';
+import { KyselyStore, type RepositoryFactory } from './kysely-store.js';
+import { KyselySettingsRepository } from './settings.repository.js';
 import { StoreDatabase } from './store.database.js';
-import {
-  CheckinRepository,
-  ContactRepository,
-  JobRepository,
-  MailboxRepository,
-  OrderRepository,
-  PrivacyRepository,
-  SettingsRepository,
-  Store,
-  TicketRepository,
-  WaitlistRepository,
-  WebhookEventRepository,
-} from './store.port.js';
+import { type RepositoryPort, SettingsRepository, Store } from './store.port.js';
 
-/** A port bound to its Kysely adapter over the opened store. */
-function adapter<T>(port: abstract new (...args: never[]) => T, make: (store: StoreDatabase) => T) {
-  return { provide: port, inject: [StoreDatabase], useFactory: make } satisfies Provider;
+/**
+ * A module's repository: its port bound to the Kysely adapter over the store's pool (for
+ * reads outside a transaction), and bound for the store's transactions, where the module's
+ * code reaches it as `tx.get(port)`. Listed in the providers of the module that owns the
+ * port, which imports StoreModule.
+ */
+export function storeRepository<R>(port: RepositoryPort<R>, make: RepositoryFactory<R>): Provider {
+  return {
+    provide: port,
+    inject: [StoreDatabase, Store],
+    useFactory: (database: StoreDatabase, store: Store) => {
+      if (store instanceof KyselyStore) store.bind(port, make);
+      return make(database.db, database.kind);
+    },
+  };
 }
 
-const ports = [
-  Store,
-  OrderRepository,
-  HoldRepository,
-  JobRepository,
-  WebhookEventRepository,
-  ContactRepository,
-  TicketRepository,
-  SettingsRepository,
-  MailboxRepository,
-  CheckinRepository,
-  WaitlistRepository,
-  PrivacyRepository,
-];
+/** A port whose adapter runs its own transactions (the door's sync, erasure): never in `tx`. */
+export function storeAdapter<R>(
+  port: RepositoryPort<R>,
+  make: (store: StoreDatabase) => R,
+): Provider {
+  return { provide: port, inject: [StoreDatabase], useFactory: make };
+}
 
 /** Opens the store and migrates it before any controller serves a request. */
-@Global()
 @Module({
   providers: [
     {
@@ -58,20 +39,14 @@ const ports = [
       inject: [AppConfig],
       useFactory: (config: AppConfig) => StoreDatabase.open(config.database),
     },
-    adapter(Store, (store) => new KyselyStore(store)),
-    adapter(OrderRepository, (store) => new KyselyOrderRepository(store.db, store.kind)),
-    adapter(HoldRepository, (store) => new KyselyHoldRepository(store.db, store.kind)),
-    adapter(JobRepository, (store) => new KyselyJobRepository(store.db)),
-    adapter(WebhookEventRepository, (store) => new KyselyWebhookEventRepository(store.db)),
-    adapter(ContactRepository, (store) => new KyselyContactRepository(store.db)),
-    adapter(TicketRepository, (store) => new KyselyTicketRepository(store.db)),
-    adapter(SettingsRepository, (store) => new KyselySettingsRepository(store.db)),
-    adapter(MailboxRepository, (store) => new KyselyMailboxRepository(store.db)),
-    adapter(CheckinRepository, (store) => new KyselyCheckinRepository(store)),
-    adapter(WaitlistRepository, (store) => new KyselyWaitlistRepository(store.db, store.kind)),
-    adapter(PrivacyRepository, (store) => new KyselyPrivacyRepository(store)),
+    {
+      provide: Store,
+      inject: [StoreDatabase],
+      useFactory: (db: StoreDatabase) => new KyselyStore(db),
+    },
+    storeAdapter(SettingsRepository, (store) => new KyselySettingsRepository(store.db)),
   ],
-  exports: [StoreDatabase, ...ports],
+  exports: [StoreDatabase, Store, SettingsRepository],
 })
 export class StoreModule implements OnModuleInit {
   constructor(

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { isEventProduct, resolveEventDate, variantLabel, venueOf } from '@awhh/machines';
 import type { CatalogProduct } from '../catalog/catalog.port.js';
 import { findStockUnit } from '../holds/stock-unit.js';
-import type { NewTicket, OrderLine } from '../store/store.port.js';
+import type { NewTicket } from './tickets.port.js';
+import type { OrderLine } from '../orders/orders.port.js';
 
 /**
  * A ticket id: 9 random bytes, 12 characters. Short because it travels in the signed

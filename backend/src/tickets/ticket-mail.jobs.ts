@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { describeOrderJob, ORDER_JOBS, type OrderJobPayload } from '../checkout/order-jobs.js';
+import { describeOrderJob, ORDER_JOBS, type OrderJobPayload } from '../orders/order-jobs.js';
 import { type Job, JobHandlers } from '../jobs/job-handlers.js';
 import { TicketMailService } from './mail/ticket-mail.service.js';
 

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ticketResendRequestSchema } from '@awhh/machines';
 import { parseBody } from '../common/validation.js';
-import { ORDER_JOBS, orderJob } from '../checkout/order-jobs.js';
+import { ORDER_JOBS, orderJob } from '../orders/order-jobs.js';
 import { JobSignal } from '../jobs/job-signal.js';
-import { JobRepository, TicketRepository } from '../store/store.port.js';
+import { JobRepository } from '../jobs/jobs.port.js';
+import { TicketRepository } from './tickets.port.js';
 
 /**
  * POST /api/tickets/resend (rules "Tickets and the door"): the same answer whether or not

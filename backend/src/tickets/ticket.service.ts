@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Ticket, TicketLink } from '@awhh/machines';
 import { apiError } from '../common/api-error.js';
-import { OrderRepository, type StoredTicket, TicketRepository } from '../store/store.port.js';
+import { OrderRepository } from '../orders/orders.port.js';
+import { type StoredTicket, TicketRepository } from './tickets.port.js';
 import { type PdfTicket, renderTicketsPdf } from './ticket-pdf.js';
 import { TicketSigner } from './ticket-signer.js';
 

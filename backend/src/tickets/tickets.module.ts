@@ -1,35 +1,37 @@
 import { Module } from '@nestjs/common';
 import { CalendarService } from '../calendar/calendar.service.js';
-import { AppConfig } from '../config/config.js';
 import { JobsModule } from '../jobs/jobs.module.js';
-import { MailboxRepository } from '../store/store.port.js';
-import { StoreModule } from '../store/store.module.js';
-import { createMailAdapter } from './mail/mail-adapter.factory.js';
-import { MailPort } from './mail/mail.port.js';
+import { MailModule } from '../mail/mail.module.js';
+import { OrdersModule } from '../orders/orders.module.js';
+import { storeRepository, StoreModule } from '../store/store.module.js';
 import { TicketMailService } from './mail/ticket-mail.service.js';
+import { TicketEffects } from './ticket-effects.js';
 import { TicketMailJobs } from './ticket-mail.jobs.js';
+import { KyselyTicketRepository } from './ticket.repository.js';
+import { TicketResendService } from './ticket-resend.service.js';
 import { TicketSigner } from './ticket-signer.js';
 import { TicketService } from './ticket.service.js';
+import { TicketsController } from './tickets.controller.js';
+import { TicketRepository } from './tickets.port.js';
 
 /**
- * Tickets and their mail (rules "Tickets and the door", "E-mail"): signing, the PDF, the
- * mail port with its SMTP and embedded adapters, the mail's jobs. The checkout side serves
- * the routes, as nginx sends /api/tickets and /api/mail-test there.
+ * Tickets (rules "Tickets and the door", "E-mail"): issuing seats on the paid transition
+ * (`TicketEffects`, registered with the orders' `OrderEffects`), signing, the PDF, the
+ * ticket page's API, the ticket mail and its resend as jobs.
  */
 @Module({
-  imports: [StoreModule, JobsModule],
+  imports: [StoreModule, JobsModule, MailModule, OrdersModule],
+  controllers: [TicketsController],
   providers: [
+    storeRepository(TicketRepository, (db) => new KyselyTicketRepository(db)),
     TicketSigner,
     TicketService,
     CalendarService,
-    {
-      provide: MailPort,
-      inject: [AppConfig, MailboxRepository],
-      useFactory: createMailAdapter,
-    },
     TicketMailService,
     TicketMailJobs,
+    TicketResendService,
+    TicketEffects,
   ],
-  exports: [TicketSigner, TicketService, MailPort, TicketMailService],
+  exports: [TicketSigner],
 })
 export class TicketsModule {}

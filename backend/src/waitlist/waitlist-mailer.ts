@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/config.js';
 import { type Job, JobHandlers } from '../jobs/job-handlers.js';
-import { type NewJob, WaitlistRepository } from '../store/store.port.js';
-import { MailPort } from '../tickets/mail/mail.port.js';
+import { type NewJob } from '../jobs/jobs.port.js';
+import { WaitlistRepository } from './waitlist.port.js';
+import { MailPort } from '../mail/mail.port.js';
 import { waitlistLinks } from './waitlist-links.js';
 import { renderConfirmationMail, renderOfferMail } from './waitlist-mail.templates.js';
 

@@ -1,3 +1,4 @@
+import { OnEvent } from '@nestjs/event-emitter';
 import {
   Inject,
   Injectable,
@@ -8,21 +9,19 @@ import {
 import { startOfBerlinDay } from '@awhh/machines';
 import type { CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { CheckoutOptions } from '../checkout/checkout.options.js';
+import { CheckoutOptions } from '../orders/checkout.options.js';
 import { AppConfig } from '../config/config.js';
 import { JobSignal } from '../jobs/job-signal.js';
-import { Holds } from '../holds/holds.js';
+import { PLACES_RELEASED } from '../holds/holds.js';
 import { findStockUnit } from '../holds/stock-unit.js';
-import {
-  Store,
-  type WaitedUnit,
-  type WaitlistOffer,
-  WaitlistRepository,
-} from '../store/store.port.js';
+import { Store } from '../store/store.port.js';
+import { type WaitedUnit, type WaitlistOffer, WaitlistRepository } from './waitlist.port.js';
 import { newWaitlistToken } from './waitlist-links.js';
 import { waitlistMailJob } from './waitlist-mailer.js';
 import { WaitlistSignal } from './waitlist.signal.js';
 import { SerialRunner } from '../common/serial-runner.js';
+import { HoldRepository } from '../holds/holds.port.js';
+import { JobRepository } from '../jobs/jobs.port.js';
 
 /**
  * The unit's stock from the catalog (null: unlimited); undefined when the catalog no longer
@@ -39,7 +38,7 @@ export function stockOfWaitedUnit(
 /**
  * rules "Waiting list": turns places that came free into offers. Places come free in three
  * ways: a hold expires or is released (a checkout canceled, a paid order refunded, an offer
- * declined: the holds module tells this pass after the commit, `Holds.onPlacesReleased`), and
+ * declined: the `places.released` event after the commit, `PLACES_RELEASED` in `holds/holds.ts`), and
  * the organizer raises the stock in WooCommerce (seen through the catalog at the next
  * periodic pass). So one pass covers all of them: per stock unit somebody waits for, free =
  * stock − holds (checkouts' and offers'), and the oldest confirmed entries whose quantity
@@ -71,10 +70,14 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
     @Inject(JobSignal) private readonly jobs: JobSignal,
     @Inject(WaitlistSignal) signal: WaitlistSignal,
-    @Inject(Holds) holds: Holds,
   ) {
     signal.listen(() => this.kick());
-    holds.onPlacesReleased(() => this.kick());
+  }
+
+  /** Places came free (published by the holds' users after their commit): look now. */
+  @OnEvent(PLACES_RELEASED)
+  onPlacesReleased(): void {
+    this.kick();
   }
 
   onApplicationBootstrap(): void {
@@ -101,7 +104,9 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
     await this.waitlist.expireOffers(now);
     // rules "Waiting list": entries are deleted once their event is over (the day after).
     const cutoff = startOfBerlinDay(new Date(now)).getTime();
-    const removed = await this.store.write((tx) => tx.waitlist.removeStartedBefore(cutoff));
+    const removed = await this.store.write((tx) =>
+      tx.get(WaitlistRepository).removeStartedBefore(cutoff),
+    );
     if (removed > 0)
       this.logger.log({ msg: 'waiting-list entries of past events deleted', removed });
     // Cheap when nobody waits: one indexed query, no catalog, no lock.
@@ -126,17 +131,18 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
     // Unlimited: everything is on sale to everyone, so nothing ever comes free for the list.
     if (stock === null) return Promise.resolve([]);
     return this.store.write(async (tx) => {
-      await tx.holds.lockCapacity([productKey]);
+      await tx.get(HoldRepository).lockCapacity([productKey]);
       const now = Date.now();
-      const queue = await tx.waitlist.queue(productKey);
+      const queue = await tx.get(WaitlistRepository).queue(productKey);
       if (queue.length === 0) return [];
-      const held = (await tx.holds.heldByKey([productKey], now)).get(productKey) ?? 0;
-      const unsold = (await tx.holds.unsoldHeldByKey([productKey], now)).get(productKey) ?? 0;
+      const held = (await tx.get(HoldRepository).heldByKey([productKey], now)).get(productKey) ?? 0;
+      const unsold =
+        (await tx.get(HoldRepository).unsoldHeldByKey([productKey], now)).get(productKey) ?? 0;
       let free = Math.max(0, stock - held);
       // What is on sale now stays on sale for every entry unless it is taken and comes free
       // again; a paid order's units are taken whether or not the catalog has seen them yet.
       const onSale = Math.max(0, stock - unsold);
-      await tx.waitlist.capPublicFree(productKey, onSale);
+      await tx.get(WaitlistRepository).capPublicFree(productKey, onSale);
       const expiresAt = now + Math.round(this.config.waitlistOfferHours * 3_600_000);
       const made: WaitlistOffer[] = [];
       // Oldest first; an entry wanting more than came free for it waits while a later,
@@ -145,17 +151,18 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
         if (free <= 0) break;
         const publicFree = Math.min(entry.publicFree ?? onSale, onSale);
         if (entry.quantity > free - publicFree) continue;
-        if (!(await tx.waitlist.markOffered(entry.id))) continue;
+        if (!(await tx.get(WaitlistRepository).markOffered(entry.id))) continue;
         // The offer's places are a hold of the entry's, claimable with the offer's token.
         const token = newWaitlistToken();
-        const [hold] = await tx.holds.add([
-          { owner: entry.id, productKey, quantity: entry.quantity, expiresAt, claimToken: token },
-        ]);
-        const offer = await tx.waitlist.createOffer(
-          { entryId: entry.id, token, holdId: hold!.id },
-          now,
-        );
-        await tx.jobs.enqueue(waitlistMailJob.offer(entry.id, offer.id), now);
+        const [hold] = await tx
+          .get(HoldRepository)
+          .add([
+            { owner: entry.id, productKey, quantity: entry.quantity, expiresAt, claimToken: token },
+          ]);
+        const offer = await tx
+          .get(WaitlistRepository)
+          .createOffer({ entryId: entry.id, token, holdId: hold!.id }, now);
+        await tx.get(JobRepository).enqueue(waitlistMailJob.offer(entry.id, offer.id), now);
         free -= entry.quantity;
         made.push(offer);
       }

@@ -15,20 +15,17 @@ import { isVariable, type CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { apiError } from '../common/api-error.js';
 import { parseBody } from '../common/validation.js';
-import { HoldRepository } from '../holds/hold.repository.js';
+import { HoldRepository } from '../holds/holds.port.js';
 import { Holds } from '../holds/holds.js';
 import { findStockUnit } from '../holds/stock-unit.js';
 import { JobSignal } from '../jobs/job-signal.js';
-import {
-  Store,
-  type WaitlistEntry,
-  type WaitlistOffer,
-  WaitlistRepository,
-} from '../store/store.port.js';
+import { Store } from '../store/store.port.js';
+import { type WaitlistEntry, type WaitlistOffer, WaitlistRepository } from './waitlist.port.js';
 import { newWaitlistEntryId, newWaitlistToken } from './waitlist-links.js';
 import { stockOfWaitedUnit } from './waitlist-pass.js';
 import { waitlistMailJob } from './waitlist-mailer.js';
 import { WaitlistSignal } from './waitlist.signal.js';
+import { JobRepository } from '../jobs/jobs.port.js';
 
 const NOT_OFFERED_MESSAGE = 'Für dieses Angebot gibt es keine Warteliste.';
 const CONFIRM_NOT_FOUND_MESSAGE =
@@ -63,8 +60,8 @@ export class WaitlistService {
     // active again when that checkout is given up unpaid (rules "Waiting list").
     holds.onClaimChange((tx, { hold, change }) =>
       change === 'claimed'
-        ? tx.waitlist.markOfferClaimed(hold.id)
-        : tx.waitlist.markOfferActive(hold.id),
+        ? tx.get(WaitlistRepository).markOfferClaimed(hold.id)
+        : tx.get(WaitlistRepository).markOfferActive(hold.id),
     );
   }
 
@@ -101,11 +98,13 @@ export class WaitlistService {
       const held =
         unit.stock === null
           ? 0
-          : ((await tx.holds.heldByKey([unit.productKey], now)).get(unit.productKey) ?? 0);
+          : ((await tx.get(HoldRepository).heldByKey([unit.productKey], now)).get(
+              unit.productKey,
+            ) ?? 0);
       if (unit.stock === null || unit.stock - held > 0) {
         throw apiError(409, placesFreeMessage(lineName));
       }
-      const { entry, added } = await tx.waitlist.add(
+      const { entry, added } = await tx.get(WaitlistRepository).add(
         {
           id: newWaitlistEntryId(),
           productId: product.id,
@@ -122,7 +121,9 @@ export class WaitlistService {
         now,
       );
       if (added || entry.status === 'pending') {
-        await tx.jobs.enqueueAgain(waitlistMailJob.confirm(entry.id), now, CONFIRM_MAIL_GAP_MS);
+        await tx
+          .get(JobRepository)
+          .enqueueAgain(waitlistMailJob.confirm(entry.id), now, CONFIRM_MAIL_GAP_MS);
       }
     });
     this.jobs.wake();
@@ -193,10 +194,12 @@ export class WaitlistService {
       let publicFree: number | null = null;
       if (typeof stock === 'number') {
         const unsold =
-          (await tx.holds.unsoldHeldByKey([entry.productKey], now)).get(entry.productKey) ?? 0;
+          (await tx.get(HoldRepository).unsoldHeldByKey([entry.productKey], now)).get(
+            entry.productKey,
+          ) ?? 0;
         publicFree = Math.max(0, stock - unsold);
       }
-      return tx.waitlist.confirm(entry.id, now, publicFree);
+      return tx.get(WaitlistRepository).confirm(entry.id, now, publicFree);
     });
   }
 
@@ -205,8 +208,8 @@ export class WaitlistService {
     const offer = this.validToken(token) ? await this.waitlist.findOffer(token) : undefined;
     if (!offer) throw apiError(404, OFFER_NOT_FOUND_MESSAGE);
     const declined = await this.store.write(async (tx) => {
-      if (!(await tx.waitlist.declineOffer(offer.id))) return false;
-      await tx.holds.releaseHold(offer.holdId);
+      if (!(await tx.get(WaitlistRepository).declineOffer(offer.id))) return false;
+      await tx.get(HoldRepository).releaseHold(offer.holdId);
       return true;
     });
     if (declined) {
@@ -222,7 +225,7 @@ export class WaitlistService {
       ? await this.waitlist.findByUnsubscribeToken(token)
       : undefined;
     if (!entry) return { removed: false };
-    await this.store.write((tx) => tx.waitlist.remove(entry.id));
+    await this.store.write((tx) => tx.get(WaitlistRepository).remove(entry.id));
     this.logger.log({ msg: 'waiting-list entry removed on request', entryId: entry.id });
     // An offer it held frees its places.
     if (entry.status === 'offered') this.holds.placesReleased();

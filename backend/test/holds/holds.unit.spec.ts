@@ -1,8 +1,10 @@
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { CatalogProduct, CatalogVariation } from '../../src/catalog/catalog.port.js';
 import type { CapacityLine } from '../../src/holds/capacity.js';
-import { type ClaimChange, Holds } from '../../src/holds/holds.js';
+import { type ClaimChange, Holds, PLACES_RELEASED } from '../../src/holds/holds.js';
 import { findStockUnit } from '../../src/holds/stock-unit.js';
-import { InMemoryStore } from '../checkout/support/in-memory-store.js';
+import { InMemoryStore } from '../orders/support/in-memory-store.js';
+import { HoldRepository } from '../../src/holds/holds.port.js';
 
 // The holds module over the in-memory store (rules "Capacity", docs/decisions/0010-holds.md).
 
@@ -69,7 +71,7 @@ describe('Holds', () => {
 
   function setUp() {
     const store = new InMemoryStore();
-    const holds = new Holds();
+    const holds = new Holds(new EventEmitter2());
     const changes: ClaimChange['change'][] = [];
     holds.onClaimChange(async (_tx, change) => {
       changes.push(change.change);
@@ -152,7 +154,7 @@ describe('Holds', () => {
     const f = setUp();
     await f.take('ord_a', 1);
     await f.take('ord_b', 1);
-    await f.store.write((tx) => tx.holds.keep('ord_a', Date.now() + HOUR, true));
+    await f.store.write((tx) => tx.get(HoldRepository).keep('ord_a', Date.now() + HOUR, true));
     expect(await f.store.holds.heldByKey([1], Date.now())).toEqual(new Map([[1, 2]]));
     expect(await f.store.holds.unsoldHeldByKey([1], Date.now())).toEqual(new Map([[1, 1]]));
     const stock = new Map([[1, 2]]);
@@ -167,9 +169,10 @@ describe('Holds', () => {
   });
 
   it('tells its listeners when places were released', () => {
-    const holds = new Holds();
+    const events = new EventEmitter2();
+    const holds = new Holds(events);
     let told = 0;
-    holds.onPlacesReleased(() => (told += 1));
+    events.on(PLACES_RELEASED, () => (told += 1));
     holds.placesReleased();
     expect(told).toBe(1);
   });

@@ -4,7 +4,7 @@ import { type Job, JobHandlers } from '../../src/jobs/job-handlers.js';
 import { JobOptions } from '../../src/jobs/job-options.js';
 import { JobRunner } from '../../src/jobs/job-runner.js';
 import { JobSignal } from '../../src/jobs/job-signal.js';
-import { InMemoryJobRepository, StoreData } from '../checkout/support/in-memory-store.js';
+import { InMemoryJobRepository, StoreData } from '../orders/support/in-memory-store.js';
 
 // docs/decisions/0011-one-job-runner.md: one runner, one lease, one retry policy; what a job
 // does is its handler's, registered by name. The runner over the in-memory store, with the

@@ -1,6 +1,6 @@
 import { DAY_MS, retentionPeriods } from '@awhh/machines';
 import { ConfigError, parseConfig } from '../../src/config/config.js';
-import { newId } from '../../src/checkout/ids.js';
+import { newId } from '../../src/orders/ids.js';
 import { JobHandlers } from '../../src/jobs/job-handlers.js';
 import { JobOptions } from '../../src/jobs/job-options.js';
 import { JobRunner } from '../../src/jobs/job-runner.js';
@@ -12,11 +12,11 @@ import {
 } from '../../src/privacy/personal-data-retention.js';
 import { AppConfig } from '../../src/config/config.js';
 import { parseDatabaseUrl } from '../../src/config/config.js';
-import { KyselyPrivacyRepository } from '../../src/store/repositories/privacy.repository.js';
-import { KyselyJobRepository } from '../../src/store/repositories/job.repository.js';
+import { KyselyPrivacyRepository } from '../../src/privacy/privacy.repository.js';
+import { KyselyJobRepository } from '../../src/jobs/job.repository.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
-import type { ErasureCounts } from '../../src/store/store.port.js';
-import { createTestDatabase, DATABASES } from '../checkout/support/checkout-test-app.js';
+import type { ErasureCounts } from '../../src/privacy/privacy.port.js';
+import { createTestDatabase, DATABASES } from '../orders/support/checkout-test-app.js';
 import { daysAgo, NOW, Seed } from './support/seed.js';
 
 // docs/privacy.md: unpaid checkouts 7 days; paid orders' people, the scans' device names and

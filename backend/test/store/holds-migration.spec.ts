@@ -2,9 +2,9 @@ import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { migrateTo, migrateToLatest } from '../../src/store/migrations.js';
-import { KyselyWaitlistRepository } from '../../src/store/repositories/waitlist.repository.js';
+import { KyselyWaitlistRepository } from '../../src/waitlist/waitlist.repository.js';
 import type { StoreDb } from '../../src/store/store.database.js';
-import { createTestDatabase, DATABASES } from '../checkout/support/checkout-test-app.js';
+import { createTestDatabase, DATABASES } from '../orders/support/checkout-test-app.js';
 
 // docs/decisions/0010-holds.md: the migration that makes reservations and offers' places one
 // kind of row moves every row with its meaning: what counted still counts, what was released

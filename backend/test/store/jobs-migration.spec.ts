@@ -2,9 +2,9 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { migrateTo, migrateToLatest } from '../../src/store/migrations.js';
-import { KyselyJobRepository } from '../../src/store/repositories/job.repository.js';
+import { KyselyJobRepository } from '../../src/jobs/job.repository.js';
 import type { StoreDb } from '../../src/store/store.database.js';
-import { createTestDatabase, DATABASES } from '../checkout/support/checkout-test-app.js';
+import { createTestDatabase, DATABASES } from '../orders/support/checkout-test-app.js';
 
 // docs/decisions/0011-one-job-runner.md: the migration to the one `jobs` table moves every
 // job not yet done of the outbox and the waiting list's mails, with its attempts, schedule,

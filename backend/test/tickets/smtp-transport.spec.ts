@@ -4,8 +4,8 @@ import {
   isLoopbackHost,
   SmtpMailAdapter,
   smtpTransportOptions,
-} from '../../src/tickets/mail/smtp-mail.adapter.js';
-import type { OutgoingMail } from '../../src/tickets/mail/mail.port.js';
+} from '../../src/mail/smtp-mail.adapter.js';
+import type { OutgoingMail } from '../../src/mail/mail.port.js';
 import { SmtpSink } from '../../../tests/support/smtp-sink.js';
 
 // smtp:// must never send the password or a ticket mail in plain text to another machine:

@@ -1,5 +1,5 @@
 import type { CatalogProduct } from '../../src/catalog/catalog.port.js';
-import type { OrderLine } from '../../src/store/store.port.js';
+import type { OrderLine } from '../../src/orders/orders.port.js';
 import { newTicketId, ticketsFor } from '../../src/tickets/ticket-issue.js';
 
 // rules "Tickets and the door": one ticket per event seat; merch gets none.

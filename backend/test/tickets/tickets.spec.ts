@@ -8,9 +8,9 @@ import {
 } from '@awhh/machines';
 import { compactVerify, importJWK } from 'jose';
 import jsQRModule from 'jsqr';
-import { OrderService } from '../../src/checkout/order.service.js';
+import { OrderService } from '../../src/orders/order.service.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
-import { OrderRepository } from '../../src/store/store.port.js';
+import { OrderRepository } from '../../src/orders/orders.port.js';
 import { renderTicketsPdf, ticketQr } from '../../src/tickets/ticket-pdf.js';
 import {
   buyerForm,
@@ -27,7 +27,7 @@ import {
   resetStore,
   settleOutbox,
   waitFor,
-} from '../checkout/support/checkout-test-app.js';
+} from '../orders/support/checkout-test-app.js';
 import { SmtpSink } from '../../../tests/support/smtp-sink.js';
 
 // jsqr's types declare an ES default export; the package is CommonJS exporting the function.

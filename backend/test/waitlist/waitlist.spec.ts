@@ -5,9 +5,9 @@ import {
   waitlistCountsSchema,
   waitlistOfferViewSchema,
 } from '@awhh/machines';
-import { OrderService } from '../../src/checkout/order.service.js';
+import { OrderService } from '../../src/orders/order.service.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
-import { OrderRepository } from '../../src/store/store.port.js';
+import { OrderRepository } from '../../src/orders/orders.port.js';
 import {
   createTestApp,
   createTestDatabase,
@@ -17,7 +17,7 @@ import {
   freshIp,
   inject,
   settleOutbox,
-} from '../checkout/support/checkout-test-app.js';
+} from '../orders/support/checkout-test-app.js';
 import { SmtpSink } from '../../../tests/support/smtp-sink.js';
 import {
   cancelCheckout,

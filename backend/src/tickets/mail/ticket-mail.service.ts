@@ -2,15 +2,12 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CalendarService } from '../../calendar/calendar.service.js';
 import { absoluteUrl } from '../../site/html-head.js';
 import { AppConfig } from '../../config/config.js';
-import {
-  type MailAttachment,
-  type Order,
-  OrderRepository,
-  TicketRepository,
-} from '../../store/store.port.js';
+import { type MailAttachment } from '../../mail/mail.port.js';
+import { type Order, OrderRepository } from '../../orders/orders.port.js';
+import { TicketRepository } from '../tickets.port.js';
 import { type PdfTicket, renderTicketsPdf } from '../ticket-pdf.js';
 import { ticketFilename, TicketService } from '../ticket.service.js';
-import { MailPort, type OutgoingMail } from './mail.port.js';
+import { MailPort, type OutgoingMail } from '../../mail/mail.port.js';
 import {
   type MailTicket,
   renderTicketMail,

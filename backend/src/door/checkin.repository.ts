@@ -1,0 +1,195 @@
+import type { TicketStatus } from '@awhh/machines';
+import type { StoreDatabase, StoreDb } from '../store/store.database.js';
+import {
+  type CheckIn,
+  type CheckinEvent,
+  CheckinRepository,
+  type DoorTicket,
+  type ScanRecord,
+  type TicketAtDoor,
+} from './door.port.js';
+
+/** rules "Tickets and the door": the door's check-ins over SQLite or PostgreSQL. */
+export class KyselyCheckinRepository extends CheckinRepository {
+  /** `database` opens the transactions; `db` is the connection or transaction queries run on. */
+  constructor(
+    private readonly database: StoreDatabase,
+    private readonly db: StoreDb = database.db,
+  ) {
+    super();
+  }
+
+  transaction<T>(work: (checkins: CheckinRepository) => Promise<T>): Promise<T> {
+    return this.database.write((trx) => work(new KyselyCheckinRepository(this.database, trx)));
+  }
+
+  async events(): Promise<CheckinEvent[]> {
+    const rows = await this.db
+      .selectFrom('tickets')
+      .leftJoin('checkins', 'checkins.ticket_id', 'tickets.id')
+      .select((eb) => [
+        'tickets.event_id',
+        eb.fn.max('tickets.event_name').as('event_name'),
+        eb.fn.max('tickets.starts_at').as('starts_at'),
+        eb.fn.max('tickets.venue').as('venue'),
+        eb.fn
+          .sum<number>(eb.case().when('tickets.status', '=', 'valid').then(1).else(0).end())
+          .as('valid'),
+        eb.fn.countAll<number>().as('issued'),
+        eb.fn.count<number>('checkins.ticket_id').as('checked_in'),
+      ])
+      .groupBy('tickets.event_id')
+      .execute();
+    return rows.map((r) => {
+      const valid = Number(r.valid);
+      return {
+        eventId: r.event_id,
+        eventName: r.event_name,
+        startsAt: r.starts_at,
+        venue: r.venue,
+        valid,
+        revoked: Number(r.issued) - valid,
+        checkedIn: Number(r.checked_in),
+      };
+    });
+  }
+
+  async eventTickets(eventId: number): Promise<DoorTicket[]> {
+    const rows = await this.db
+      .selectFrom('tickets')
+      .leftJoin('checkins', 'checkins.ticket_id', 'tickets.id')
+      .select([
+        'tickets.id',
+        'tickets.seat',
+        'tickets.seats',
+        'tickets.tier',
+        'tickets.holder',
+        'tickets.status',
+        'tickets.starts_at',
+        'checkins.scanned_at',
+        'checkins.device',
+      ])
+      .where('tickets.event_id', '=', eventId)
+      .orderBy('tickets.order_id')
+      .orderBy('tickets.line_position')
+      .orderBy('tickets.seat')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      seat: r.seat,
+      seats: r.seats,
+      tier: r.tier,
+      holder: r.holder,
+      status: r.status as TicketStatus,
+      startsAt: r.starts_at,
+      checkedInAt: r.scanned_at ?? null,
+      checkedInDevice: r.device ?? null,
+    }));
+  }
+
+  async knownScans(scanIds: readonly string[]): Promise<Map<string, string | null>> {
+    if (scanIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('checkin_scans')
+      .select(['scan_id', 'ticket_id'])
+      .where('scan_id', 'in', [...scanIds])
+      .execute();
+    return new Map(rows.map((r) => [r.scan_id, r.ticket_id]));
+  }
+
+  async ticketsAtDoor(ticketIds: readonly string[]): Promise<Map<string, TicketAtDoor>> {
+    if (ticketIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('tickets')
+      .select(['id', 'event_id', 'seat', 'status', 'issued_at', 'starts_at'])
+      .where('id', 'in', [...ticketIds])
+      .execute();
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        {
+          id: r.id,
+          eventId: r.event_id,
+          seat: r.seat,
+          status: r.status as TicketStatus,
+          issuedAt: Number(r.issued_at),
+          startsAt: r.starts_at,
+        },
+      ]),
+    );
+  }
+
+  async keepEarliest(checkIns: readonly CheckIn[], now: number): Promise<void> {
+    if (checkIns.length === 0) return;
+    // Rows in ticket order: concurrent batches lock their rows in the same order on
+    // PostgreSQL and cannot deadlock each other.
+    const rows = [...checkIns]
+      .sort((a, b) => (a.ticketId < b.ticketId ? -1 : a.ticketId > b.ticketId ? 1 : 0))
+      .map((c) => ({
+        ticket_id: c.ticketId,
+        scan_id: c.scanId,
+        scanned_at: c.scannedAt,
+        device: c.device,
+        received_at: now,
+      }));
+    // Insert-or-replace-if-earlier in one statement: the comparison runs against the row as
+    // committed (PostgreSQL re-checks it after waiting for a concurrent writer's lock), so
+    // whichever order the syncs arrive in, the earliest scan is kept.
+    await this.db
+      .insertInto('checkins')
+      .values(rows)
+      .onConflict((oc) =>
+        oc
+          .column('ticket_id')
+          .doUpdateSet((eb) => ({
+            scan_id: eb.ref('excluded.scan_id'),
+            scanned_at: eb.ref('excluded.scanned_at'),
+            device: eb.ref('excluded.device'),
+            received_at: eb.ref('excluded.received_at'),
+          }))
+          .where((eb) =>
+            eb.or([
+              eb('checkins.scanned_at', '>', eb.ref('excluded.scanned_at')),
+              eb.and([
+                eb('checkins.scanned_at', '=', eb.ref('excluded.scanned_at')),
+                eb('checkins.scan_id', '>', eb.ref('excluded.scan_id')),
+              ]),
+            ]),
+          ),
+      )
+      .execute();
+  }
+
+  async firstCheckIns(ticketIds: readonly string[]): Promise<Map<string, CheckIn>> {
+    if (ticketIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('checkins')
+      .select(['ticket_id', 'scan_id', 'scanned_at', 'device'])
+      .where('ticket_id', 'in', [...ticketIds])
+      .execute();
+    return new Map(
+      rows.map((r) => [
+        r.ticket_id,
+        { ticketId: r.ticket_id, scanId: r.scan_id, scannedAt: r.scanned_at, device: r.device },
+      ]),
+    );
+  }
+
+  async recordScans(scans: readonly ScanRecord[], now: number): Promise<void> {
+    if (scans.length === 0) return;
+    await this.db
+      .insertInto('checkin_scans')
+      .values(
+        scans.map((s) => ({
+          scan_id: s.scanId,
+          ticket_id: s.ticketId,
+          scanned_at: s.scannedAt,
+          device: s.device,
+          status: s.status,
+          received_at: now,
+        })),
+      )
+      .onConflict((oc) => oc.column('scan_id').doNothing())
+      .execute();
+  }
+}

@@ -1,0 +1,255 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { isPastEvent } from '@awhh/machines';
+import { apiError } from '../common/api-error.js';
+import { parseBody } from '../common/validation.js';
+import {
+  type CheckIn,
+  type CheckinEvent,
+  CheckinRepository,
+  type DoorTicket,
+  type ScanRecord,
+  type TicketAtDoor,
+} from './door.port.js';
+import { type TicketClaims, TicketSigner } from '../tickets/ticket-signer.js';
+import {
+  type CheckinEventView,
+  type DoorTicketList,
+  type ScanInput,
+  type ScanResult,
+  scanSyncSchema,
+} from './dto/checkin.dto.js';
+
+const EVENT_NOT_FOUND_MESSAGE = 'Dieses Event gibt es nicht.';
+
+interface ParsedScan {
+  scanId: string;
+  token: string;
+  /** Epoch ms, never later than the sync's arrival. */
+  scannedAt: number;
+  device: string;
+}
+
+/** A scan's verdict before the store is asked: the ticket its token names, if any. */
+interface CheckedScan extends ParsedScan {
+  ticketId: string | null;
+  claims: TicketClaims | null;
+}
+
+/**
+ * The door's side of the check-in (rules "Tickets and the door"): the events to choose
+ * from, an event's tickets to verify against offline, and the sync of queued scans.
+ */
+@Injectable()
+export class CheckinService {
+  constructor(
+    @Inject(CheckinRepository) private readonly checkins: CheckinRepository,
+    @Inject(TicketSigner) private readonly signer: TicketSigner,
+  ) {}
+
+  /** Today's and upcoming events first (soonest first), then undated, then past (latest first). */
+  async events(now = new Date()): Promise<{ events: CheckinEventView[] }> {
+    const events = await this.checkins.events();
+    const rank = (e: CheckinEvent) => {
+      const date = e.startsAt ? new Date(e.startsAt) : null;
+      if (!date || Number.isNaN(date.getTime())) return { group: 1, time: 0 };
+      return isPastEvent(date, now)
+        ? { group: 2, time: -date.getTime() }
+        : { group: 0, time: date.getTime() };
+    };
+    const sorted = events
+      .map((e) => ({ e, r: rank(e) }))
+      .sort((a, b) => a.r.group - b.r.group || a.r.time - b.r.time || a.e.eventId - b.e.eventId);
+    return {
+      events: sorted.map(({ e }) => ({
+        id: e.eventId,
+        name: e.eventName,
+        startsAt: e.startsAt,
+        venue: e.venue,
+        tickets: e.valid,
+        revoked: e.revoked,
+        checkedIn: e.checkedIn,
+      })),
+    };
+  }
+
+  /**
+   * Everything the door needs to answer a scan offline, for one event. Holder names only
+   * for today's and upcoming events (Berlin's calendar day, as the door's event list sorts
+   * them): the door needs them to find a guest tonight, and nobody needs them afterwards.
+   * A past event's list keeps its seats, statuses and check-ins for the count.
+   */
+  async tickets(eventIdParam: string, now = new Date()): Promise<DoorTicketList> {
+    if (!/^\d{1,10}$/.test(eventIdParam)) throw apiError(404, EVENT_NOT_FOUND_MESSAGE);
+    const eventId = Number(eventIdParam);
+    const tickets = await this.checkins.eventTickets(eventId);
+    const names = !isPastEventOf(tickets, now);
+    return {
+      eventId,
+      generatedAt: now.toISOString(),
+      tickets: tickets.map((t) => ({
+        id: t.id,
+        seat: t.seat,
+        seats: t.seats,
+        tier: t.tier,
+        holder: names ? t.holder : null,
+        status: t.status,
+        ...(t.checkedInAt !== null
+          ? {
+              checkedInAt: new Date(t.checkedInAt).toISOString(),
+              checkedInDevice: t.checkedInDevice ?? '',
+            }
+          : {}),
+      })),
+    };
+  }
+
+  /**
+   * POST /api/checkin/scans. rules "Tickets and the door" lets devices scan offline and
+   * sync later, so the order scans reach the server says nothing about the order they
+   * happened in. The first check-in of a ticket is therefore the one with the earliest
+   * `scannedAt` (ties: the smaller scan id), whichever device syncs first: two devices
+   * that scanned the same ticket end up agreeing, and the later one is told "already" with
+   * the first one's time and device. Idempotent by scan id: a scan already synced is not
+   * recorded again and never competes with itself; its answer is read from the current
+   * first check-in, which differs from the first answer only when an earlier offline scan
+   * of the same ticket arrived in between (exactly what that device should learn).
+   */
+  async sync(body: unknown, now = Date.now()): Promise<{ results: ScanResult[] }> {
+    const { scans } = parseBody(scanSyncSchema, body);
+    const parsed = scans.map((s) => parseScan(s, now));
+    const checked = await this.verify(parsed);
+
+    const results = await this.checkins.transaction(async (repo) => {
+      const firstOfId = new Map<string, CheckedScan>();
+      for (const scan of checked) if (!firstOfId.has(scan.scanId)) firstOfId.set(scan.scanId, scan);
+      const known = await repo.knownScans([...firstOfId.keys()]);
+      const fresh = [...firstOfId.values()].filter((s) => !known.has(s.scanId));
+
+      const ticketIds = new Set<string>();
+      for (const s of fresh) if (s.ticketId) ticketIds.add(s.ticketId);
+      for (const id of known.values()) if (id) ticketIds.add(id);
+      const tickets = await repo.ticketsAtDoor([...ticketIds]);
+
+      // A fresh scan's ticket: named by a genuine token whose event and seat match the
+      // stored ticket (a token for a ticket this store never issued is not ours), scanned
+      // at a time the door could have seen it.
+      const ticketOf = (scan: CheckedScan): TicketAtDoor | null => {
+        const ticket = scan.ticketId ? tickets.get(scan.ticketId) : undefined;
+        if (!ticket || !scan.claims) return null;
+        if (ticket.eventId !== scan.claims.e || ticket.seat !== scan.claims.s) return null;
+        return isPlausibleScanTime(scan.scannedAt, ticket) ? ticket : null;
+      };
+
+      const earliest = new Map<string, CheckIn>();
+      for (const scan of fresh) {
+        const ticket = ticketOf(scan);
+        if (!ticket || ticket.status !== 'valid') continue;
+        const candidate = {
+          ticketId: ticket.id,
+          scanId: scan.scanId,
+          scannedAt: scan.scannedAt,
+          device: scan.device,
+        };
+        const held = earliest.get(ticket.id);
+        if (!held || isEarlier(candidate, held)) earliest.set(ticket.id, candidate);
+      }
+      await repo.keepEarliest([...earliest.values()], now);
+      const firsts = await repo.firstCheckIns([...ticketIds]);
+
+      const answer = (scanId: string, ticket: TicketAtDoor | null): ScanResult => {
+        if (!ticket) return { scanId, status: 'invalid' };
+        const first = firsts.get(ticket.id);
+        if (first?.scanId === scanId) return { scanId, status: 'ok' };
+        if (ticket.status === 'revoked') return { scanId, status: 'revoked' };
+        if (!first) return { scanId, status: 'invalid' };
+        return {
+          scanId,
+          status: 'already',
+          firstScannedAt: new Date(first.scannedAt).toISOString(),
+          firstDevice: first.device,
+        };
+      };
+
+      const byId = new Map<string, ScanResult>();
+      for (const [scanId, ticketId] of known) {
+        byId.set(scanId, answer(scanId, ticketId ? (tickets.get(ticketId) ?? null) : null));
+      }
+      const records: ScanRecord[] = [];
+      for (const scan of fresh) {
+        const ticket = ticketOf(scan);
+        const result = answer(scan.scanId, ticket);
+        byId.set(scan.scanId, result);
+        records.push({
+          scanId: scan.scanId,
+          ticketId: ticket?.id ?? null,
+          scannedAt: scan.scannedAt,
+          device: scan.device,
+          status: result.status,
+        });
+      }
+      await repo.recordScans(records, now);
+      // Every scan gets an answer in the order sent, a repeated scan id the same one.
+      return checked.map((s) => byId.get(s.scanId)!);
+    });
+    return { results };
+  }
+
+  /** Verifies every distinct token once, before the transaction (CPU work holds no lock). */
+  private async verify(scans: readonly ParsedScan[]): Promise<CheckedScan[]> {
+    const claimsOf = new Map<string, Promise<TicketClaims | null>>();
+    for (const s of scans) {
+      if (!claimsOf.has(s.token)) claimsOf.set(s.token, this.signer.verify(s.token));
+    }
+    return Promise.all(
+      scans.map(async (s) => {
+        const claims = await claimsOf.get(s.token)!;
+        return { ...s, claims, ticketId: claims?.t ?? null };
+      }),
+    );
+  }
+}
+
+/**
+ * Past when every ticket's start (the catalog's date when it was issued; a date moved later
+ * counts from its latest) lies before today in Berlin. Undated events are never past.
+ */
+function isPastEventOf(tickets: readonly DoorTicket[], now: Date): boolean {
+  let latest = Number.NaN;
+  for (const t of tickets) {
+    const start = t.startsAt ? Date.parse(t.startsAt) : Number.NaN;
+    if (Number.isNaN(start)) return false;
+    latest = Number.isNaN(latest) ? start : Math.max(latest, start);
+  }
+  return !Number.isNaN(latest) && isPastEvent(new Date(latest), now);
+}
+
+/** How long before an event's start the door may let its guests in. */
+export const EARLIEST_SCAN_BEFORE_START_MS = 12 * 3_600_000;
+
+/**
+ * The earliest scan is the first check-in, so a scan time must be one the door could have
+ * seen: not before the ticket existed, nor more than 12 hours before its event starts. Any
+ * other time ("1970", sent by hand) is answered "invalid" and never replaces the real first
+ * check-in. A time later than the sync's arrival was capped on the way in, so a device clock
+ * running ahead can only make its own scan later, never earlier than another's.
+ */
+function isPlausibleScanTime(scannedAt: number, ticket: TicketAtDoor): boolean {
+  if (scannedAt < ticket.issuedAt) return false;
+  const start = ticket.startsAt ? Date.parse(ticket.startsAt) : Number.NaN;
+  return Number.isNaN(start) || scannedAt >= start - EARLIEST_SCAN_BEFORE_START_MS;
+}
+
+/** A scan cannot have happened after it reached the server: a fast device clock is capped. */
+function parseScan(scan: ScanInput, now: number): ParsedScan {
+  const at = typeof scan.scannedAt === 'number' ? scan.scannedAt : Date.parse(scan.scannedAt);
+  return {
+    scanId: scan.scanId,
+    token: scan.token,
+    scannedAt: Math.min(at, now),
+    device: scan.device,
+  };
+}
+
+function isEarlier(a: CheckIn, b: CheckIn): boolean {
+  return a.scannedAt < b.scannedAt || (a.scannedAt === b.scannedAt && a.scanId < b.scanId);
+}

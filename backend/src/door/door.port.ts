@@ -1,0 +1,90 @@
+import type { TicketStatus } from '@awhh/machines';
+
+/**
+ * The door's store port (rules "Tickets and the door"); the Kysely adapter is
+ * `checkin.repository.ts`.
+ */
+
+/** rules "Tickets and the door": an event as the door chooses it, from its issued tickets. */
+export interface CheckinEvent {
+  eventId: number;
+  /** As the catalog described the event at issue time (one of them, had it changed between sales). */
+  eventName: string;
+  /** ISO 8601, or null when the catalog had no date. */
+  startsAt: string | null;
+  venue: string | null;
+  valid: number;
+  revoked: number;
+  checkedIn: number;
+}
+
+/** A ticket in the door's download list. */
+export interface DoorTicket {
+  id: string;
+  seat: number;
+  seats: number;
+  tier: string | null;
+  holder: string | null;
+  status: TicketStatus;
+  /** The event's start as the ticket was issued for it (ISO 8601), or null. */
+  startsAt: string | null;
+  /** The first check-in's scan time (epoch ms) and device; null until checked in. */
+  checkedInAt: number | null;
+  checkedInDevice: string | null;
+}
+
+/** What a scan is checked against: the ticket's event, seat and status. */
+export interface TicketAtDoor {
+  id: string;
+  eventId: number;
+  seat: number;
+  status: TicketStatus;
+  /** Epoch ms: no scan of the ticket can have happened before. */
+  issuedAt: number;
+  /** The event's start as the catalog gave it (ISO 8601), or null. */
+  startsAt: string | null;
+}
+
+export interface CheckIn {
+  ticketId: string;
+  scanId: string;
+  /** Epoch ms, as the device scanned it. */
+  scannedAt: number;
+  device: string;
+}
+
+export type ScanStatus = 'ok' | 'already' | 'invalid' | 'revoked';
+
+export interface ScanRecord {
+  scanId: string;
+  /** Null when the token is not one of our tickets. */
+  ticketId: string | null;
+  scannedAt: number;
+  device: string;
+  status: ScanStatus;
+}
+
+/**
+ * The door's check-ins. Not part of Transaction: a sync is one transaction of its own
+ * (`transaction`), run by nothing else.
+ */
+export abstract class CheckinRepository {
+  /** Every event with issued tickets, with its counts. */
+  abstract events(): Promise<CheckinEvent[]>;
+  /** The event's tickets in order, line and seat order, with their first check-in. */
+  abstract eventTickets(eventId: number): Promise<DoorTicket[]>;
+  /** Runs `work` in one write transaction with this repository bound to it. */
+  abstract transaction<T>(work: (checkins: CheckinRepository) => Promise<T>): Promise<T>;
+  /** Ticket id (null for an invalid token) of each scan id synced before. */
+  abstract knownScans(scanIds: readonly string[]): Promise<Map<string, string | null>>;
+  abstract ticketsAtDoor(ticketIds: readonly string[]): Promise<Map<string, TicketAtDoor>>;
+  /**
+   * Per ticket: inserts the check-in, or replaces the stored one when this one was scanned
+   * earlier (ties: the smaller scan id), in one statement per batch, so concurrent syncs on
+   * several processes end with the same first check-in. At most one check-in per ticket.
+   */
+  abstract keepEarliest(checkIns: readonly CheckIn[], now: number): Promise<void>;
+  abstract firstCheckIns(ticketIds: readonly string[]): Promise<Map<string, CheckIn>>;
+  /** Idempotent by scan id: a scan recorded before is left as it is. */
+  abstract recordScans(scans: readonly ScanRecord[], now: number): Promise<void>;
+}

@@ -1,0 +1,83 @@
+import type { Places } from './capacity.js';
+
+/**
+ * rules "Capacity": places of one stock unit held until `expiresAt` by an owner: an order's
+ * checkout (the owner is the order id) or a waiting-list offer (the owner is the entry id).
+ * A hold counts against the stock while it is neither released nor lapsed.
+ */
+export interface Hold extends Places {
+  id: number;
+  /** Who holds the places; opaque to the holds module. */
+  owner: string;
+  /** Epoch ms; the hold no longer counts from then on. */
+  expiresAt: number;
+  /** Given back (canceled, refunded, declined) or claimed by another owner. */
+  released: boolean;
+  /**
+   * A sale took the places for good (the order is paid): the hold only bridges the time
+   * until the catalog's stock counts them.
+   */
+  sold: boolean;
+  /** The token that lets another owner claim the places (an offer's link), or null. */
+  claimToken: string | null;
+  /** The owner that claimed the hold; its own hold counts instead while this one is released. */
+  claimedBy: string | null;
+}
+
+export interface NewHold extends Places {
+  owner: string;
+  expiresAt: number;
+  claimToken?: string | null;
+}
+
+/** Which holds a sum leaves out: an owner's own (a late payment), or the hold being claimed. */
+export interface HeldExcept {
+  owner?: string;
+  holdId?: number;
+}
+
+/**
+ * The holds' store port (docs/decisions/0010-holds.md): the capacity lock, the sums the
+ * capacity checks read, and the holds' changes. Bound to one write transaction as
+ * `Transaction.holds`, or read outside one through the injected port.
+ */
+export abstract class HoldRepository {
+  /**
+   * Serialises writers of these stock units until the transaction ends, so a capacity
+   * check and the hold it allows cannot interleave with another's.
+   */
+  abstract lockCapacity(productKeys: readonly number[]): Promise<void>;
+  /** Places per stock unit held now (neither released nor lapsed), leaving out `except`. */
+  abstract heldByKey(
+    productKeys: readonly number[],
+    now: number,
+    except?: HeldExcept,
+  ): Promise<Map<number, number>>;
+  /**
+   * As `heldByKey` without sold holds: the places a sale has not taken for good. A paid
+   * order's places leave the catalog's stock at the hand-off while its hold still counts
+   * for a while; the waiting list must not take that overlap for places that came free
+   * once it ends.
+   */
+  abstract unsoldHeldByKey(
+    productKeys: readonly number[],
+    now: number,
+  ): Promise<Map<number, number>>;
+  /** Inserts the holds, each counting until its `expiresAt`; returns them with their ids. */
+  abstract add(holds: readonly NewHold[]): Promise<Hold[]>;
+  abstract find(id: number): Promise<Hold | undefined>;
+  abstract findByClaimToken(token: string): Promise<Hold | undefined>;
+  /** The owner's places, one entry per hold. */
+  abstract placesOf(owner: string): Promise<Places[]>;
+  /** Whether every hold of the owner still counts (neither released nor lapsed). */
+  abstract isHeld(owner: string, now: number): Promise<boolean>;
+  /** The owner's holds count (again) until `until`; `sold` marks them sold (never unmarks). */
+  abstract keep(owner: string, until: number, sold?: boolean): Promise<void>;
+  abstract release(owner: string): Promise<void>;
+  /** One hold is released (an offer declined). */
+  abstract releaseHold(holdId: number): Promise<void>;
+  /** A hold that counts (neither released nor lapsed) is released to `by`; false otherwise. */
+  abstract claim(holdId: number, by: string, now: number): Promise<boolean>;
+  /** The holds `by` claimed that have not lapsed count again for their owners; returns them. */
+  abstract giveBack(by: string, now: number): Promise<Hold[]>;
+}

@@ -1,0 +1,113 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { type OrderHandOff, STRIPE_PAYMENT, TEST_MODE_PAYMENT } from '../catalog/catalog.port.js';
+import { CatalogService } from '../catalog/catalog.service.js';
+import type { Job } from '../jobs/job-handlers.js';
+import { JobHandlers } from '../jobs/job-handlers.js';
+import { type Order, OrderRepository } from './orders.port.js';
+import { splitName } from './buyer-details.js';
+import { CheckoutOptions } from './checkout.options.js';
+import { describeOrderJob, ORDER_JOBS, type OrderJobPayload } from './order-jobs.js';
+import { OrderService } from './order.service.js';
+import { PaymentsPort } from './payments/payments.port.js';
+import { RECONCILIATION_JOB, ReconciliationService } from './reconciliation.service.js';
+
+/**
+ * Delivers paid orders to the catalog and refunds late payments (rules "Webhook"), as jobs
+ * of the job runner: nothing is lost when WooCommerce or Stripe is down or the process
+ * restarts; and sweeps for orders whose payment's outcome never arrived (rules "The
+ * order's life", `ReconciliationService`) as a recurring job. The catalog's createOrder is idempotent by reference and the refund by its
+ * idempotency key, so a job that ran but could not be marked done is harmless to run again;
+ * each records its outcome through the order machine, which completes the job in the same
+ * transaction.
+ */
+@Injectable()
+export class OrderJobHandlers implements OnModuleInit {
+  private readonly logger = new Logger('Orders');
+
+  constructor(
+    @Inject(JobHandlers) private readonly handlers: JobHandlers,
+    @Inject(OrderRepository) private readonly orders: OrderRepository,
+    @Inject(OrderService) private readonly orderService: OrderService,
+    @Inject(CatalogService) private readonly catalog: CatalogService,
+    @Inject(PaymentsPort) private readonly payments: PaymentsPort,
+    @Inject(ReconciliationService) private readonly reconciliation: ReconciliationService,
+    @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
+  ) {}
+
+  onModuleInit(): void {
+    this.handlers.register<OrderJobPayload>(ORDER_JOBS.handoff, {
+      run: (job) => this.handOff(job),
+      describe: describeOrderJob,
+    });
+    this.handlers.register<OrderJobPayload>(ORDER_JOBS.refund, {
+      run: (job) => this.refund(job),
+      describe: describeOrderJob,
+    });
+    const every = this.options.reconcileIntervalMs;
+    if (every > 0) {
+      this.handlers.recurring(RECONCILIATION_JOB, {
+        run: () => this.reconciliation.sweep(),
+        firstRunAt: (now) => now + every,
+        nextRunAt: (now) => now + every,
+      });
+    }
+  }
+
+  private async handOff(job: Job<OrderJobPayload>): Promise<void> {
+    const order = await this.order(job);
+    if (order.status === 'refunded') {
+      // Refunded at the provider before WooCommerce had it: there is nothing to sell.
+      this.logger.log({ msg: 'refunded before its hand-off: not handed off', orderId: order.id });
+      return;
+    }
+    const lines = await this.orders.lines(order.id);
+    const { context } = order;
+    const handOff: OrderHandOff = {
+      reference: order.id,
+      email: context.email,
+      ...(context.buyerName ? { buyer: splitName(context.buyerName) } : {}),
+      payment: this.isTestMode(order) ? TEST_MODE_PAYMENT : STRIPE_PAYMENT,
+      lines: lines.map((l) => ({
+        productId: l.productId,
+        ...(l.variationId !== null ? { variationId: l.variationId } : {}),
+        name: l.name,
+        quantity: l.quantity,
+        // Integer cents, like the total.
+        unitAmount: l.unitAmount,
+      })),
+      couponCode: order.couponCode,
+      total: context.total,
+      currency: order.currency,
+      paymentReference: context.paymentReference ?? order.id,
+    };
+    const result = await this.catalog.createOrder(handOff);
+    await this.orderService.recordHandOff(job, result.id);
+    this.logger.log({ msg: 'order handed off', orderId: order.id, catalogOrderId: result.id });
+  }
+
+  /**
+   * Paid on the test provider, or free while payments run on it (the whole shop is then in
+   * test mode): WooCommerce must not count such an order as real money.
+   */
+  private isTestMode(order: Order): boolean {
+    return (
+      order.provider === 'test' || (order.provider === 'none' && this.payments.name === 'test')
+    );
+  }
+
+  private async refund(job: Job<OrderJobPayload>): Promise<void> {
+    const order = await this.order(job);
+    const { paymentReference, total } = order.context;
+    if (!paymentReference) throw new Error(`order ${order.id} has no payment reference`);
+    const refund = await this.payments.refund(paymentReference, total, `awhh-refund-${order.id}`);
+    await this.orderService.recordRefund(job, refund.id);
+    this.logger.warn({ msg: 'late payment refunded: no capacity left', orderId: order.id });
+  }
+
+  private async order(job: Job<OrderJobPayload>): Promise<Order> {
+    const { orderId } = job.payload;
+    const order = await this.orders.find({ id: orderId });
+    if (!order) throw new Error(`order ${orderId} not found`);
+    return order;
+  }
+}

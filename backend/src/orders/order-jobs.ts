@@ -1,0 +1,35 @@
+import type { NewJob } from '../jobs/jobs.port.js';
+
+/**
+ * The jobs about one order (rules "Webhook", "E-mail"), queued by its transitions in their
+ * transaction: the ticket mail (once per paid order), the tickets of its address again on
+ * request, the hand-off to the catalog, the refund of a late payment without a place.
+ */
+export const ORDER_JOBS = {
+  ticketMail: 'ticket-mail',
+  ticketResend: 'ticket-resend',
+  handoff: 'order-handoff',
+  refund: 'late-payment-refund',
+} as const;
+
+export type OrderJobName = (typeof ORDER_JOBS)[keyof typeof ORDER_JOBS];
+
+export interface OrderJobPayload {
+  orderId: string;
+}
+
+/** What the order service needs of a running job to record its outcome with the order. */
+export interface OrderJob {
+  id: number;
+  payload: OrderJobPayload;
+}
+
+/** One job per name and order, however often the triggering event arrives. */
+export function orderJob(name: OrderJobName, orderId: string): NewJob {
+  return { name, key: orderId, subject: orderId, payload: { orderId } };
+}
+
+/** The jobs' log fields. */
+export function describeOrderJob(payload: OrderJobPayload): Record<string, unknown> {
+  return { orderId: payload.orderId };
+}

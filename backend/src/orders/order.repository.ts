@@ -1,0 +1,213 @@
+import { orderStatusSchema } from '@awhh/machines';
+import { type Selectable, sql } from 'kysely';
+import type { StoreDb, StoreKind } from '../store/store.database.js';
+import type { OrdersTable } from '../store/store.schema.js';
+import {
+  type NewOrder,
+  type Order,
+  type OrderKey,
+  type OrderLine,
+  OrderRepository,
+  type OpenCheckouts,
+} from './orders.port.js';
+
+type OrderRow = Selectable<OrdersTable>;
+
+/** Orders and their lines on Kysely; `db` is the store or one transaction. */
+export class KyselyOrderRepository extends OrderRepository {
+  constructor(
+    private readonly db: StoreDb,
+    private readonly kind: StoreKind,
+  ) {
+    super();
+  }
+
+  async create({ order, lines, clientKey }: NewOrder): Promise<void> {
+    const { context } = order;
+    await this.db
+      .insertInto('orders')
+      .values({
+        id: order.id,
+        session_id: order.sessionId,
+        provider: order.provider,
+        status: order.status,
+        email: context.email,
+        buyer_name: context.buyerName,
+        coupon_code: order.couponCode,
+        coupon_entered: order.couponEntered,
+        subtotal: context.subtotal,
+        discount: context.discount,
+        total: context.total,
+        currency: order.currency,
+        payment_method: order.paymentMethod,
+        success_url: order.successUrl,
+        cancel_url: order.cancelUrl,
+        payment_url: null,
+        payment_reference: context.paymentReference,
+        catalog_order_id: context.catalogOrderId,
+        refund_reference: context.refundReference,
+        created_at: order.createdAt,
+        expires_at: order.expiresAt,
+        paid_at: order.paidAt,
+        updated_at: order.createdAt,
+        client_key: order.status === 'open' ? (clientKey ?? null) : null,
+      })
+      .execute();
+    await this.db
+      .insertInto('order_lines')
+      .values(
+        lines.map((l, position) => ({
+          order_id: order.id,
+          position,
+          product_id: l.productId,
+          variation_id: l.variationId,
+          name: l.name,
+          image: l.image,
+          quantity: l.quantity,
+          unit_amount: l.unitAmount,
+        })),
+      )
+      .execute();
+  }
+
+  /** On SQLite the write lock already serialises; PostgreSQL takes a lock on the key. */
+  async lockClient(clientKey: string): Promise<void> {
+    if (this.kind !== 'postgres') return;
+    await sql`select pg_advisory_xact_lock(hashtext(${`client:${clientKey}`}))`.execute(this.db);
+  }
+
+  async openForClient(clientKey: string, now: number): Promise<OpenCheckouts> {
+    const row = await this.db
+      .selectFrom('orders')
+      .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('expires_at').as('first')])
+      .where('client_key', '=', clientKey)
+      .where('status', '=', 'open')
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    const count = Number(row?.count ?? 0);
+    return { count, firstExpiresAt: count > 0 ? Number(row!.first) : null };
+  }
+
+  find(key: OrderKey): Promise<Order | undefined> {
+    return this.select(key, false);
+  }
+
+  /** PostgreSQL runs concurrent transactions side by side: FOR UPDATE makes them queue. */
+  lock(key: OrderKey): Promise<Order | undefined> {
+    return this.select(key, this.kind === 'postgres');
+  }
+
+  private async select(key: OrderKey, forUpdate: boolean): Promise<Order | undefined> {
+    for (const [column, value] of [
+      ['id', key.id],
+      ['session_id', key.sessionId],
+      ['payment_reference', key.paymentReference],
+    ] as const) {
+      if (!value) continue;
+      let query = this.db.selectFrom('orders').selectAll().where(column, '=', value);
+      if (forUpdate) query = query.forUpdate();
+      const row = await query.executeTakeFirst();
+      if (row) return toOrder(row);
+    }
+    return undefined;
+  }
+
+  async lines(orderId: string): Promise<OrderLine[]> {
+    const rows = await this.db
+      .selectFrom('order_lines')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .orderBy('position')
+      .execute();
+    return rows.map((l) => ({
+      productId: l.product_id,
+      variationId: l.variation_id,
+      name: l.name,
+      image: l.image,
+      quantity: l.quantity,
+      unitAmount: l.unit_amount,
+    }));
+  }
+
+  async recordSession(
+    orderId: string,
+    session: { id: string; url: string },
+    now: number,
+  ): Promise<void> {
+    await this.db
+      .updateTable('orders')
+      .set({ session_id: session.id, payment_url: session.url, updated_at: now })
+      .where('id', '=', orderId)
+      .execute();
+  }
+
+  async save(order: Order, now: number): Promise<void> {
+    const { context } = order;
+    await this.db
+      .updateTable('orders')
+      .set({
+        status: order.status,
+        session_id: order.sessionId,
+        email: context.email,
+        buyer_name: context.buyerName,
+        subtotal: context.subtotal,
+        discount: context.discount,
+        total: context.total,
+        payment_reference: context.paymentReference,
+        catalog_order_id: context.catalogOrderId,
+        refund_reference: context.refundReference,
+        paid_at: order.paidAt,
+        updated_at: now,
+        // Needed only while the order waits for its payment.
+        ...(order.status === 'open' ? {} : { client_key: null }),
+      })
+      .where('id', '=', order.id)
+      .execute();
+  }
+
+  async findUnsettled(query: {
+    provider: string;
+    createdBefore: number;
+    limit: number;
+  }): Promise<Order[]> {
+    const rows = await this.db
+      .selectFrom('orders')
+      .selectAll()
+      .where('status', 'in', ['open', 'processing'])
+      .where('provider', '=', query.provider)
+      .where('created_at', '<', query.createdBefore)
+      .orderBy('created_at')
+      .limit(query.limit)
+      .execute();
+    return rows.map(toOrder);
+  }
+}
+
+function toOrder(row: OrderRow): Order {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    provider: row.provider,
+    // An unknown status fails loudly here rather than being guessed at later.
+    status: orderStatusSchema.parse(row.status),
+    context: {
+      subtotal: row.subtotal,
+      discount: row.discount,
+      total: row.total,
+      email: row.email,
+      buyerName: row.buyer_name,
+      paymentReference: row.payment_reference,
+      catalogOrderId: row.catalog_order_id,
+      refundReference: row.refund_reference,
+    },
+    couponCode: row.coupon_code,
+    couponEntered: row.coupon_entered,
+    currency: row.currency,
+    paymentMethod: row.payment_method,
+    successUrl: row.success_url,
+    cancelUrl: row.cancel_url,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    paidAt: row.paid_at,
+  };
+}

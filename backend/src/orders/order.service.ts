@@ -1,0 +1,527 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  initialOrder,
+  isRefund,
+  type OrderEffect,
+  type OrderEvent,
+  type OrderInput,
+  type OrderTransition,
+  SHOP_CURRENCY,
+  toSessionStatus,
+  transitionOrder,
+} from '@awhh/machines';
+import type { CatalogProduct } from '../catalog/catalog.port.js';
+import { CatalogService } from '../catalog/catalog.service.js';
+import { AppConfig } from '../config/config.js';
+import { JobSignal } from '../jobs/job-signal.js';
+import type { CapacityLine } from '../holds/capacity.js';
+import { Holds } from '../holds/holds.js';
+import { findStockUnit } from '../holds/stock-unit.js';
+import {
+  type Order,
+  type OrderLine,
+  OrderRepository,
+  WebhookEventRepository,
+} from './orders.port.js';
+import { Store, type Transaction } from '../store/store.port.js';
+import { CheckoutOptions } from './checkout.options.js';
+import { newId } from './ids.js';
+import { OrderEffects } from './order-effects.js';
+import { ORDER_JOBS, type OrderJob, orderJob } from './order-jobs.js';
+import { type PaymentDelivery, type PaymentEvent, PaymentsPort } from './payments/payments.port.js';
+import { HoldRepository } from '../holds/holds.port.js';
+import { JobRepository } from '../jobs/jobs.port.js';
+
+/**
+ * A hold that must not lapse on its own: a paid order not yet in the catalog's stock, or
+ * an async payment (SEPA) still on its way. Year 9999 in epoch ms.
+ */
+export const HELD_UNTIL = 253_402_300_799_000;
+
+/** After the hand-off the catalog's stock counts the order; until every process's cache has seen that, the hold stays. */
+const CACHE_SETTLE_MS = 5_000;
+
+/** What an event did; shown on the webhook test page (no personal data). */
+export type EventOutcome =
+  | 'paid'
+  | 'processing'
+  | 'expired'
+  | 'canceled'
+  | 'refund_pending'
+  | 'refunded'
+  | 'disputed'
+  | 'dispute_won'
+  | 'unchanged'
+  | 'unknown_order'
+  | 'ignored'
+  | 'test'
+  | 'duplicate';
+
+/** An order as the checkout priced it, before it has an id. */
+export interface OrderDraft<L extends DraftLine = DraftLine> {
+  totals: OrderInput;
+  lines: readonly L[];
+  couponCode: string | null;
+  couponEntered: string | null;
+  paymentMethod: string;
+  successUrl: string;
+  cancelUrl: string;
+  /**
+   * A token to claim a hold kept for this checkout (rules "Waiting list": an offer's link),
+   * handed to the holds module as it is.
+   */
+  claimToken?: string | null;
+  /**
+   * Who asks (a keyed hash of the client's address) and how many checkouts waiting for
+   * their payment it may hold at once; absent: no limit (orders made by the server).
+   */
+  client?: { key: string; maxOpen: number } | null;
+}
+
+export type DraftLine = OrderLine & CapacityLine;
+
+export type PlaceResult<L extends DraftLine> =
+  | { order: Order }
+  | { shortages: { line: L; available: number }[] }
+  /** The client holds its limit of open checkouts; the first of them lapses in `retryAfterMs`. */
+  | { tooManyOpen: { retryAfterMs: number } };
+
+/** Stock per stock unit (null = unlimited), read from the catalog for a late payment. */
+type StockLookup = ReadonlyMap<number, number | null>;
+
+/**
+ * What a transaction may need from the catalog: the stock for a late payment, the products
+ * (event or merch, date, venue, tier) for the tickets a payment issues. Null until asked.
+ */
+interface CatalogFacts {
+  stock: StockLookup | null;
+  products: readonly CatalogProduct[] | null;
+}
+
+/**
+ * Thrown inside a transaction that needs the catalog. No network call may run while the
+ * store's write lock is held, so the catalog is read outside and the transaction runs
+ * again (see `withCatalog`).
+ */
+class CatalogNeeded extends Error {
+  constructor(
+    readonly need: 'stock' | 'products',
+    readonly lines: OrderLine[] = [],
+  ) {
+    super(`the transaction needs the catalog's ${need}`);
+  }
+}
+
+/** For transitions that never issue tickets nor take a late payment (cancel, hand-off, refund). */
+const NO_FACTS: CatalogFacts = Object.freeze({ stock: null, products: null });
+
+interface Applied {
+  outcome: EventOutcome;
+  order?: Order;
+  transition?: OrderTransition;
+}
+
+/**
+ * The order's life (rules "The order's life"): every change loads the order, sends the
+ * order machine one event with the facts its guards read, saves the result and runs the
+ * effects it lists, all in one transaction. States only move forward, so a duplicate or
+ * late event changes nothing, whichever way it arrives: a webhook, reconciliation or a
+ * job.
+ */
+@Injectable()
+export class OrderService {
+  private readonly logger = new Logger('Orders');
+
+  constructor(
+    @Inject(Store) private readonly store: Store,
+    @Inject(PaymentsPort) private readonly payments: PaymentsPort,
+    @Inject(CatalogService) private readonly catalog: CatalogService,
+    @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
+    @Inject(AppConfig) private readonly config: AppConfig,
+    @Inject(JobSignal) private readonly jobs: JobSignal,
+    @Inject(Holds) private readonly holds: Holds,
+    @Inject(OrderEffects) private readonly effects: OrderEffects,
+  ) {}
+
+  /**
+   * Creates the order with its holds under the capacity lock (rules "Capacity": concurrent
+   * checkouts never oversell), or tells which lines do not fit. A free order is paid at
+   * creation.
+   */
+  async place<L extends DraftLine>(draft: OrderDraft<L>): Promise<PlaceResult<L>> {
+    const now = Date.now();
+    const initial = initialOrder(draft.totals);
+    const id = newId('ord');
+    const waitsForPayment = initial.status === 'open';
+    const order: Order = {
+      id,
+      // A free order has no provider session; its own id is the session id.
+      sessionId: waitsForPayment ? null : id,
+      provider: waitsForPayment ? this.payments.name : 'none',
+      status: initial.status,
+      context: initial.context,
+      couponCode: draft.couponCode,
+      couponEntered: draft.couponEntered,
+      currency: SHOP_CURRENCY,
+      paymentMethod: draft.paymentMethod,
+      successUrl: draft.successUrl,
+      cancelUrl: draft.cancelUrl,
+      createdAt: now,
+      expiresAt: now + this.options.sessionTtlMs,
+      paidAt: waitsForPayment ? null : now,
+    };
+    const result = await this.withCatalog((facts) =>
+      this.store.write(async (tx): Promise<PlaceResult<L>> => {
+        // One client cannot hold more than its share of unpaid checkouts (and their
+        // places). Locked before the capacity, as every checkout does, so none deadlock.
+        const client = waitsForPayment ? draft.client : null;
+        if (client) {
+          await tx.get(OrderRepository).lockClient(client.key);
+          const open = await tx.get(OrderRepository).openForClient(client.key, now);
+          if (open.count >= client.maxOpen) {
+            return { tooManyOpen: { retryAfterMs: (open.firstExpiresAt ?? now) - now } };
+          }
+        }
+        const { shortages } = await this.holds.take(tx, {
+          owner: order.id,
+          lines: draft.lines,
+          until: order.expiresAt,
+          claimToken: draft.claimToken,
+          now,
+        });
+        if (shortages.length > 0) return { shortages };
+        await tx.get(OrderRepository).create({
+          order,
+          lines: draft.lines.map(orderLine),
+          clientKey: client?.key ?? null,
+        });
+        await this.runEffects(tx, order, initial.effects, now, facts);
+        return { order };
+      }),
+    );
+    if ('order' in result) {
+      this.afterCommit(initial.effects);
+      // A claimed hold of more places than the checkout took leaves the rest free.
+      if (draft.claimToken) this.holds.placesReleased();
+    }
+    return result;
+  }
+
+  /** The server gives up on an order, e.g. when the provider refused to open its session. */
+  async cancel(orderId: string): Promise<Order | undefined> {
+    const now = Date.now();
+    const applied = await this.store.write(async (tx) => {
+      const order = await tx.get(OrderRepository).lock({ id: orderId });
+      if (!order) return undefined;
+      const next = transitionOrder(order.status, order.context, { type: 'order.cancel' });
+      return { order: await this.commit(tx, order, next, now, NO_FACTS), next };
+    });
+    this.afterCommit(applied?.next.effects ?? []);
+    return applied?.order;
+  }
+
+  /** A verified webhook delivery, recorded by id for good and applied in the same transaction (rules "Webhook"). */
+  async receive(delivery: PaymentDelivery): Promise<EventOutcome> {
+    const now = Date.now();
+    const applied = await this.withCatalog((facts) =>
+      this.store.write(async (tx): Promise<Applied> => {
+        const recorded = await tx
+          .get(WebhookEventRepository)
+          .record({ id: delivery.id, type: delivery.label }, now);
+        if (!recorded) return { outcome: 'duplicate' };
+        const applied: Applied = delivery.test
+          ? { outcome: 'test' }
+          : delivery.event
+            ? await this.applyPayment(tx, delivery.event, now, facts)
+            : { outcome: 'ignored' };
+        await tx.get(WebhookEventRepository).setOutcome(delivery.id, applied.outcome);
+        return applied;
+      }),
+    );
+    this.afterCommit(applied.transition?.effects ?? []);
+    this.logger.log({
+      msg: 'payment event',
+      id: delivery.id,
+      type: delivery.label,
+      outcome: applied.outcome,
+    });
+    return applied.outcome;
+  }
+
+  /**
+   * Reconciliation (rules "The order's life"): asks the provider about an order still
+   * waiting for its payment and applies the answer as its webhook would have been, so a
+   * missing or misconfigured webhook loses no paid order. Returns the order as it is now.
+   */
+  async reconcile(order: Order): Promise<Order> {
+    if (!order.sessionId) {
+      // The provider never opened a session, so no buyer saw a payment page: once the
+      // reservation has run out, the order is given up.
+      if (order.expiresAt > Date.now()) return order;
+      return (await this.cancel(order.id)) ?? order;
+    }
+    const event = await this.payments.retrieveSession(order.sessionId);
+    if (!event) return order;
+    const now = Date.now();
+    const applied = await this.withCatalog((facts) =>
+      this.store.write((tx) =>
+        this.applyPayment(
+          tx,
+          { ...event, orderId: order.id, sessionId: order.sessionId },
+          now,
+          facts,
+        ),
+      ),
+    );
+    this.afterCommit(applied.transition?.effects ?? []);
+    if (applied.transition?.changed) {
+      this.logger.log({
+        msg: 'order reconciled with the provider',
+        orderId: order.id,
+        outcome: applied.outcome,
+      });
+    }
+    return applied.order ?? order;
+  }
+
+  /** The hand-off job delivered the order to the catalog: handed off, exactly once. */
+  async recordHandOff(job: OrderJob, catalogOrderId: string): Promise<void> {
+    await this.finishJob(job, { type: 'handoff.succeeded', catalogOrderId });
+  }
+
+  /** The refund job refunded a late payment that found no capacity. */
+  async recordRefund(job: OrderJob, refundReference: string): Promise<void> {
+    await this.finishJob(job, { type: 'refund.succeeded', refundReference });
+  }
+
+  private async finishJob(job: OrderJob, event: OrderEvent): Promise<void> {
+    const now = Date.now();
+    await this.store.write(async (tx) => {
+      const { orderId } = job.payload;
+      const order = await tx.get(OrderRepository).lock({ id: orderId });
+      if (!order) throw new Error(`order ${orderId} not found`);
+      // A repeated job (its lease ran out mid-way) finds the order moved on: unchanged.
+      await this.commit(
+        tx,
+        order,
+        transitionOrder(order.status, order.context, event),
+        now,
+        NO_FACTS,
+      );
+      await tx.get(JobRepository).complete(job.id, now);
+    });
+  }
+
+  /** Loads the order once, locked, and sends it the neutral event with the facts it needs. */
+  private async applyPayment(
+    tx: Transaction,
+    event: PaymentEvent,
+    now: number,
+    facts: CatalogFacts,
+  ): Promise<Applied> {
+    // A refund or a dispute names the payment, not the session.
+    const byPayment = ['payment.refunded', 'dispute.opened', 'dispute.won'].includes(event.type);
+    const found = await tx.get(OrderRepository).lock({
+      id: event.orderId,
+      sessionId: event.sessionId,
+      paymentReference: byPayment ? event.paymentReference : null,
+    });
+    if (!found) return { outcome: 'unknown_order' };
+    // The webhook may arrive before the checkout recorded the provider's session.
+    const order = { ...found, sessionId: found.sessionId ?? event.sessionId };
+    const next = await this.paymentTransition(tx, order, event, now, facts.stock);
+    const saved = await this.commit(tx, order, next, now, facts);
+    return { outcome: outcomeOf(next), order: saved, transition: next };
+  }
+
+  private async paymentTransition(
+    tx: Transaction,
+    order: Order,
+    event: PaymentEvent,
+    now: number,
+    stock: StockLookup | null,
+  ): Promise<OrderTransition> {
+    const buyer = { email: event.email, name: event.name };
+    if (event.type === 'payment.pending') {
+      return transitionOrder(order.status, order.context, { type: 'payment.pending', ...buyer });
+    }
+    if (event.type === 'payment.refunded') {
+      const refundReference = event.refundReference ?? event.paymentReference ?? order.id;
+      return transitionOrder(order.status, order.context, {
+        type: 'payment.refunded',
+        refundReference,
+      });
+    }
+    if (event.type !== 'payment.succeeded') {
+      return transitionOrder(order.status, order.context, { type: event.type });
+    }
+    const paid = {
+      type: 'payment.succeeded',
+      reservationHeld: await tx.get(HoldRepository).isHeld(order.id, now),
+      capacityRemains: true,
+      paymentReference: event.paymentReference,
+      ...buyer,
+    } as const;
+    const next = transitionOrder(order.status, order.context, paid);
+    // The machine reads capacityRemains only on its way to a late payment; the catalog's
+    // stock is asked for only then.
+    if (next.status !== 'latePaymentAccepted') return next;
+    if (await this.capacityRemains(tx, order.id, now, stock)) return next;
+    return transitionOrder(order.status, order.context, { ...paid, capacityRemains: false });
+  }
+
+  /** rules "Capacity": whether a lapsed order's units fit into what others have not held meanwhile. */
+  private async capacityRemains(
+    tx: Transaction,
+    orderId: string,
+    now: number,
+    stock: StockLookup | null,
+  ): Promise<boolean> {
+    if (!stock) throw new CatalogNeeded('stock', await tx.get(OrderRepository).lines(orderId));
+    return this.holds.fitAgain(tx, orderId, stock, now);
+  }
+
+  /**
+   * Runs `work` without the catalog; when it turns out to need the catalog (a late
+   * payment's stock, a paid order's tickets), reads that (outside any transaction) and
+   * runs `work` again. Without the catalog the question cannot be answered: the error
+   * fails the delivery, so the provider (or the next reconciliation) tries again later.
+   * Tickets take the cached products (names and dates, stale is fine); a late payment
+   * the current stock.
+   */
+  private async withCatalog<T>(work: (facts: CatalogFacts) => Promise<T>): Promise<T> {
+    const facts: CatalogFacts = { stock: null, products: null };
+    for (;;) {
+      try {
+        return await work(facts);
+      } catch (err) {
+        if (!(err instanceof CatalogNeeded)) throw err;
+        if (err.need === 'stock' && !facts.stock) facts.stock = await this.stockOf(err.lines);
+        else if (err.need === 'products' && !facts.products) {
+          facts.products = await this.catalog.products();
+        } else throw err;
+      }
+    }
+  }
+
+  private async stockOf(lines: readonly OrderLine[]): Promise<StockLookup> {
+    const products = await this.catalog.currentProducts();
+    const stock = new Map<number, number | null>();
+    for (const line of lines) {
+      // A product or tier no longer on offer has no capacity: its key stays unknown.
+      const unit = findStockUnit(products, line.productId, line.variationId);
+      if (unit) stock.set(unit.productKey, unit.stock);
+    }
+    return stock;
+  }
+
+  /** Saves a transition's result and runs its effects; an ignored event writes nothing. */
+  private async commit(
+    tx: Transaction,
+    order: Order,
+    next: OrderTransition,
+    now: number,
+    facts: CatalogFacts,
+  ): Promise<Order> {
+    if (!next.changed) return order;
+    const saved: Order = {
+      ...order,
+      status: next.status,
+      context: next.context,
+      paidAt: order.paidAt ?? (toSessionStatus(next.status) === 'paid' ? now : null),
+    };
+    await tx.get(OrderRepository).save(saved, now);
+    await this.runEffects(tx, saved, next.effects, now, facts);
+    return saved;
+  }
+
+  private async runEffects(
+    tx: Transaction,
+    order: Order,
+    effects: readonly OrderEffect[],
+    now: number,
+    facts: CatalogFacts,
+  ): Promise<void> {
+    const orderId = order.id;
+    for (const effect of effects) {
+      switch (effect) {
+        case 'reservation.hold':
+          // A paid order's places are sold; an async payment's are only kept.
+          await tx.get(HoldRepository).keep(orderId, HELD_UNTIL, order.paidAt !== null);
+          break;
+        case 'reservation.release':
+          // A checkout that lapsed unpaid or was canceled gives a hold it claimed back to its
+          // owner until that runs out; a refund does not.
+          await this.holds.release(tx, orderId, now, {
+            giveBackClaims: order.status === 'expired' || order.status === 'canceled',
+          });
+          break;
+        case 'reservation.settle':
+          // The catalog's stock now carries the order; the hold only has to outlive the
+          // catalog caches (CATALOG_TTL_SECONDS) of every process.
+          await tx
+            .get(HoldRepository)
+            .keep(orderId, now + this.config.catalogTtlSeconds * 1000 + CACHE_SETTLE_MS);
+          break;
+        case 'handoff.enqueue':
+          await tx.get(JobRepository).enqueue(orderJob(ORDER_JOBS.handoff, orderId), now);
+          break;
+        case 'refund.request':
+          await tx.get(JobRepository).enqueue(orderJob(ORDER_JOBS.refund, orderId), now);
+          break;
+        default:
+          // Another module's work (tickets.issue, tickets.revoke, tickets.restore), in this
+          // transaction through the handler it registered.
+          await this.effects.run(effect, {
+            tx,
+            order,
+            lines: () => tx.get(OrderRepository).lines(orderId),
+            products: () => {
+              if (!facts.products) throw new CatalogNeeded('products');
+              return facts.products;
+            },
+            now,
+          });
+      }
+    }
+  }
+
+  /**
+   * After the commit: a job the runner should run now rather than at its next poll, and
+   * places released for whoever listens to the holds.
+   */
+  private afterCommit(effects: readonly OrderEffect[]): void {
+    // Whoever waits for places (rules "Waiting list") hears of them now, not at its next look.
+    if (effects.includes('reservation.release')) this.holds.placesReleased();
+    if (
+      effects.includes('handoff.enqueue') ||
+      effects.includes('refund.request') ||
+      effects.includes('tickets.issue')
+    ) {
+      this.jobs.wake();
+    }
+  }
+}
+
+function orderLine(line: DraftLine): OrderLine {
+  return {
+    productId: line.productId,
+    variationId: line.variationId,
+    name: line.name,
+    image: line.image,
+    quantity: line.quantity,
+    unitAmount: line.unitAmount,
+  };
+}
+
+/** The webhook page's word for a transition: the state reached, as the API names it. */
+function outcomeOf(next: OrderTransition): EventOutcome {
+  if (!next.changed) return 'unchanged';
+  if (next.status === 'refunded') return 'refunded';
+  if (next.status === 'disputed')
+    return next.effects.includes('tickets.revoke') ? 'disputed' : 'unchanged';
+  if (next.effects.includes('tickets.restore')) return 'dispute_won';
+  if (isRefund(next.status)) return 'refund_pending';
+  const status = toSessionStatus(next.status);
+  return status === 'open' ? 'unchanged' : status;
+}

@@ -1,0 +1,268 @@
+import type { StoreDatabase, StoreDb } from '../store/store.database.js';
+import { type ErasureCounts, PrivacyRepository, type RetentionCutoffs } from './privacy.port.js';
+
+/** Checkouts that were never paid (the order machine's states before a payment). */
+const UNPAID_STATUSES = ['open', 'expired', 'canceled'];
+
+/** Orders looked at per write transaction: a pass never holds SQLite's write lock for long. */
+const ORDER_BATCH = 200;
+
+export function noErasures(): ErasureCounts {
+  return { orders: 0, tickets: 0, scans: 0, mails: 0, contactMessages: 0, waitlistEntries: 0 };
+}
+
+function addCounts(into: ErasureCounts, more: Partial<ErasureCounts>): void {
+  for (const [kind, n] of Object.entries(more) as [keyof ErasureCounts, number][]) {
+    into[kind] += n;
+  }
+}
+
+const changed = (result: { numUpdatedRows?: bigint; numDeletedRows?: bigint }) =>
+  Number(result.numUpdatedRows ?? result.numDeletedRows ?? 0n);
+
+/**
+ * docs/privacy.md over SQLite or PostgreSQL. Orders and tickets are anonymised, not
+ * deleted: WooCommerce keeps the order for the books, and the door's and the organizer's
+ * counts (tickets per event, check-ins) stay right. Everything else that names a person is
+ * deleted.
+ */
+export class KyselyPrivacyRepository extends PrivacyRepository {
+  constructor(private readonly database: StoreDatabase) {
+    super();
+  }
+
+  async eraseExpired(cutoffs: RetentionCutoffs): Promise<ErasureCounts> {
+    const counts = noErasures();
+    addCounts(
+      counts,
+      await this.database.write(async (db) => {
+        const unpaid = await db
+          .updateTable('orders')
+          .set({ email: null, buyer_name: null, client_key: null })
+          .where('status', 'in', UNPAID_STATUSES)
+          .where('created_at', '<', cutoffs.unpaidCreatedBefore)
+          .where((eb) =>
+            eb.or([
+              eb('email', 'is not', null),
+              eb('buyer_name', 'is not', null),
+              eb('client_key', 'is not', null),
+            ]),
+          )
+          .executeTakeFirst();
+        return { orders: changed(unpaid) };
+      }),
+    );
+    // Paid orders by their last event, a batch per transaction (keyset on the id).
+    let after = '';
+    for (;;) {
+      const batch = await this.database.write((db) => this.eraseAfterEvents(db, cutoffs, after));
+      if (!batch) break;
+      after = batch.last;
+      addCounts(counts, batch.counts);
+    }
+    addCounts(
+      counts,
+      await this.database.write(async (db) => {
+        const before = cutoffs.afterEventBefore;
+        const checkins = await db
+          .updateTable('checkins')
+          .set({ device: '' })
+          .where('received_at', '<', before)
+          .where('device', '<>', '')
+          .executeTakeFirst();
+        const scans = await db
+          .updateTable('checkin_scans')
+          .set({ device: '' })
+          .where('received_at', '<', before)
+          .where('device', '<>', '')
+          .executeTakeFirst();
+        const mails = await deleteMails(db, (q) => q.where('created_at', '<', before));
+        const contact = await db
+          .deleteFrom('contact_messages')
+          .where('created_at', '<', cutoffs.contactCreatedBefore)
+          .executeTakeFirst();
+        const undated = await db
+          .selectFrom('waitlist_entries')
+          .select('id')
+          .where('starts_at', 'is', null)
+          .where('created_at', '<', cutoffs.undatedWaitlistCreatedBefore)
+          .execute();
+        return {
+          scans: changed(checkins) + changed(scans),
+          mails,
+          contactMessages: changed(contact),
+          waitlistEntries: await deleteWaitlistEntries(
+            db,
+            undated.map((e) => e.id),
+          ),
+        };
+      }),
+    );
+    return counts;
+  }
+
+  async eraseAddress(email: string): Promise<ErasureCounts> {
+    const address = email.trim().toLowerCase();
+    return this.database.write(async (db) => {
+      const orders = await db
+        .selectFrom('orders')
+        .select('id')
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', address))
+        .execute();
+      const anonymised = await anonymiseOrders(
+        db,
+        orders.map((o) => o.id),
+      );
+      const entries = await db
+        .selectFrom('waitlist_entries')
+        .select('id')
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', address))
+        .execute();
+      const contact = await db
+        .deleteFrom('contact_messages')
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', address))
+        .executeTakeFirst();
+      return {
+        ...noErasures(),
+        ...anonymised,
+        mails: await deleteMails(db, (q) =>
+          q.where((eb) => eb(eb.fn('lower', ['to_address']), '=', address)),
+        ),
+        contactMessages: changed(contact),
+        waitlistEntries: await deleteWaitlistEntries(
+          db,
+          entries.map((e) => e.id),
+        ),
+      };
+    });
+  }
+
+  /**
+   * The next batch of paid orders that still name someone: those whose last event (or,
+   * without a dated event, the payment) lies before the cutoff are anonymised. Undefined
+   * when no order is left to look at.
+   */
+  private async eraseAfterEvents(
+    db: StoreDb,
+    cutoffs: RetentionCutoffs,
+    after: string,
+  ): Promise<{ last: string; counts: Partial<ErasureCounts> } | undefined> {
+    const before = cutoffs.afterEventBefore;
+    const candidates = await db
+      .selectFrom('orders')
+      .select(['id', 'paid_at', 'created_at'])
+      .where('status', 'not in', UNPAID_STATUSES)
+      // An order made after the cutoff is for an event after it too.
+      .where('created_at', '<', before)
+      .where('id', '>', after)
+      .where((eb) =>
+        eb.or([
+          eb('email', 'is not', null),
+          eb('buyer_name', 'is not', null),
+          eb.exists(
+            eb
+              .selectFrom('tickets')
+              .select('tickets.id')
+              .whereRef('tickets.order_id', '=', 'orders.id')
+              .where('tickets.holder', 'is not', null),
+          ),
+        ]),
+      )
+      .orderBy('id')
+      .limit(ORDER_BATCH)
+      .execute();
+    if (candidates.length === 0) return undefined;
+    const ids = candidates.map((o) => o.id);
+    const dated = await db
+      .selectFrom('tickets')
+      .select(['order_id', 'starts_at'])
+      .where('order_id', 'in', ids)
+      .where('starts_at', 'is not', null)
+      .execute();
+    // Tickets keep the event's start as the catalog gave it (ISO 8601 with its offset).
+    const lastEvent = new Map<string, number>();
+    for (const t of dated) {
+      const startsAt = Date.parse(t.starts_at ?? '');
+      if (Number.isNaN(startsAt)) continue;
+      lastEvent.set(t.order_id, Math.max(lastEvent.get(t.order_id) ?? startsAt, startsAt));
+    }
+    const due = candidates
+      .filter((o) => (lastEvent.get(o.id) ?? o.paid_at ?? o.created_at) < before)
+      .map((o) => o.id);
+    return { last: ids[ids.length - 1]!, counts: await anonymiseOrders(db, due) };
+  }
+}
+
+/**
+ * The orders' buyer (address, name, the keyed hash of the client's address) and their
+ * tickets' holders; a job's last error may quote the address too (a refusing mail server
+ * does).
+ */
+async function anonymiseOrders(
+  db: StoreDb,
+  ids: readonly string[],
+): Promise<Pick<ErasureCounts, 'orders' | 'tickets'>> {
+  if (ids.length === 0) return { orders: 0, tickets: 0 };
+  // The order rows first, as the order's transitions lock them before its tickets: on
+  // PostgreSQL the other way round could deadlock with a refund of one of these orders.
+  const orders = await db
+    .updateTable('orders')
+    .set({ email: null, buyer_name: null, client_key: null })
+    .where('id', 'in', [...ids])
+    .executeTakeFirst();
+  const tickets = await db
+    .updateTable('tickets')
+    .set({ holder: null })
+    .where('order_id', 'in', [...ids])
+    .where('holder', 'is not', null)
+    .executeTakeFirst();
+  await db
+    .updateTable('jobs')
+    .set({ last_error: null })
+    .where('subject', 'in', [...ids])
+    .where('last_error', 'is not', null)
+    .execute();
+  return { orders: changed(orders), tickets: changed(tickets) };
+}
+
+type MailQuery = ReturnType<typeof selectMailIds>;
+
+function selectMailIds(db: StoreDb) {
+  return db.selectFrom('mails').select('id');
+}
+
+/** Deletes the mails `where` selects, with their attachments; returns how many. */
+async function deleteMails(db: StoreDb, where: (query: MailQuery) => MailQuery): Promise<number> {
+  const ids = (await where(selectMailIds(db)).execute()).map((m) => m.id);
+  // Bound parameters per statement stay far below either database's limit.
+  for (let i = 0; i < ids.length; i += ORDER_BATCH) {
+    const chunk = ids.slice(i, i + ORDER_BATCH);
+    await db.deleteFrom('mail_attachments').where('mail_id', 'in', chunk).execute();
+    await db.deleteFrom('mails').where('id', 'in', chunk).execute();
+  }
+  return ids.length;
+}
+
+/** Deletes waiting-list entries with their offers, their holds and mails; returns how many. */
+async function deleteWaitlistEntries(db: StoreDb, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  // Their mails: jobs about the entry.
+  await db
+    .deleteFrom('jobs')
+    .where('subject', 'in', [...ids])
+    .execute();
+  await db
+    .deleteFrom('waitlist_offers')
+    .where('entry_id', 'in', [...ids])
+    .execute();
+  // An offer's places are a hold owned by its entry.
+  await db
+    .deleteFrom('holds')
+    .where('owner', 'in', [...ids])
+    .execute();
+  const deleted = await db
+    .deleteFrom('waitlist_entries')
+    .where('id', 'in', [...ids])
+    .executeTakeFirst();
+  return changed(deleted);
+}

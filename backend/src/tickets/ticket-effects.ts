@@ -1,0 +1,58 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { JobRepository } from '../jobs/jobs.port.js';
+import { type EffectContext, OrderEffects } from '../orders/order-effects.js';
+import { ORDER_JOBS, orderJob } from '../orders/order-jobs.js';
+import { ticketsFor } from './ticket-issue.js';
+import { TicketService } from './ticket.service.js';
+import { TicketRepository } from './tickets.port.js';
+
+/**
+ * The order machine's ticket effects (`machines/src/order/order.machine.ts`), registered with
+ * the orders module's `OrderEffects` and run in the transition's transaction: the paid
+ * transition issues the seats and queues the ticket mail, a refund or an opened dispute
+ * revokes them, a dispute won restores them. Also what the success page lists once paid.
+ */
+@Injectable()
+export class TicketEffects implements OnModuleInit {
+  private readonly logger = new Logger('Orders');
+
+  constructor(
+    @Inject(OrderEffects) private readonly effects: OrderEffects,
+    @Inject(TicketService) private readonly tickets: TicketService,
+  ) {}
+
+  onModuleInit(): void {
+    this.effects.handle('tickets.issue', (context) => this.issue(context));
+    this.effects.handle('tickets.revoke', async ({ tx, order, now }) => {
+      await tx.get(TicketRepository).revokeForOrder(order.id, now);
+    });
+    this.effects.handle('tickets.restore', async ({ tx, order }) => {
+      await tx.get(TicketRepository).restoreForOrder(order.id);
+    });
+    this.effects.listTicketsWith((orderId) => this.tickets.links(orderId));
+  }
+
+  /**
+   * rules "Tickets and the door": one ticket per event seat, in the paid transition's
+   * transaction, and the ticket mail queued with them (rules "E-mail": once per paid
+   * order, through a job). A merch-only order gets its confirmation without tickets.
+   */
+  private async issue({ tx, order, lines, products, now }: EffectContext): Promise<void> {
+    const catalog = products();
+    const { tickets, unknown } = ticketsFor({
+      orderId: order.id,
+      holder: order.context.buyerName,
+      lines: await lines(),
+      products: catalog,
+    });
+    if (unknown.length > 0) {
+      this.logger.warn({
+        msg: 'no tickets for products the catalog no longer lists',
+        orderId: order.id,
+        productIds: unknown,
+      });
+    }
+    await tx.get(TicketRepository).issue(tickets, now);
+    await tx.get(JobRepository).enqueue(orderJob(ORDER_JOBS.ticketMail, order.id), now);
+  }
+}

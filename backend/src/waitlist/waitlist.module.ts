@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { CatalogModule } from '../catalog/catalog.module.js';
+import { HoldsModule } from '../holds/holds.module.js';
+import { JobsModule } from '../jobs/jobs.module.js';
+import { MailModule } from '../mail/mail.module.js';
+import { OrdersModule } from '../orders/orders.module.js';
+import { storeRepository, StoreModule } from '../store/store.module.js';
+import { WaitlistMailer } from './waitlist-mailer.js';
+import { WaitlistPass } from './waitlist-pass.js';
+import { WaitlistController } from './waitlist.controller.js';
+import { WaitlistRepository } from './waitlist.port.js';
+import { KyselyWaitlistRepository } from './waitlist.repository.js';
+import { WaitlistService } from './waitlist.service.js';
+import { WaitlistSignal } from './waitlist.signal.js';
+
+/**
+ * rules "Waiting list": joining, confirming, offers (holds claimable by the offer's link),
+ * the offer pass and its mails; served where the checkouts are, whose holds its offers
+ * share. It hears of freed places through the `places.released` event and of claimed
+ * offers through the holds' claim listeners; the orders module knows nothing of it (it
+ * reads only the checkout's timings from there).
+ */
+@Module({
+  imports: [StoreModule, CatalogModule, HoldsModule, JobsModule, MailModule, OrdersModule],
+  controllers: [WaitlistController],
+  providers: [
+    storeRepository(WaitlistRepository, (db, kind) => new KyselyWaitlistRepository(db, kind)),
+    WaitlistSignal,
+    WaitlistService,
+    WaitlistPass,
+    WaitlistMailer,
+  ],
+})
+export class WaitlistModule {}
