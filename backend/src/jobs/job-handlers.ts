@@ -1,6 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type { LeasedJob } from './jobs.port.js';
 
+/**
+ * Thrown by a handler whose job can never succeed as it stands (a request the other side
+ * refuses for good): the runner ends the job as failed with `reason` instead of retrying
+ * it. It stays failed until someone fixes the cause and asks for it again
+ * (`JobRepository.enqueueAgain`). A handler that records the failure with its own state
+ * ends the job in that transaction instead (`JobRepository.fail`).
+ */
+export class PermanentJobFailure extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'PermanentJobFailure';
+  }
+}
+
 /** A leased job with its payload as its handler reads it. */
 export interface Job<P = unknown> extends LeasedJob {
   readonly payload: P;
@@ -9,8 +23,9 @@ export interface Job<P = unknown> extends LeasedJob {
 /** What runs the jobs of one name that callers enqueue (`JobRepository.enqueue`). */
 export interface JobHandler<P = unknown> {
   /**
-   * Does the job; a throw leaves it to be retried with the runner's backoff. A job may run
-   * twice (its lease ran out mid-way), so this must be idempotent.
+   * Does the job; a throw leaves it to be retried with the runner's backoff, a
+   * `PermanentJobFailure` ends it as failed. A job may run twice (its lease ran out
+   * mid-way), so this must be idempotent.
    */
   run(job: Job<P>): Promise<void>;
   /** Log fields saying what the job is about: ids, never personal data. */

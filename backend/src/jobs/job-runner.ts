@@ -10,7 +10,7 @@ import { maskSecrets } from '../common/log-masking.js';
 import { SerialRunner } from '../common/serial-runner.js';
 import { JobRepository, type LeasedJob } from './jobs.port.js';
 import { backoffDelay } from './backoff.js';
-import { JobHandlers } from './job-handlers.js';
+import { JobHandlers, PermanentJobFailure } from './job-handlers.js';
 import { JobOptions } from './job-options.js';
 import { JobSignal } from './job-signal.js';
 
@@ -27,7 +27,9 @@ type Lane = 'queue' | 'schedule';
  * processes (or two lanes) from running the same job at once, and a process that dies
  * mid-job leaves it to another once the lease has run out. A failed attempt is retried with
  * the one backoff (backoff.ts), for good: its error stays with the job (`last_error`,
- * masked like the logs, as a mail server's refusal names the recipient) until it succeeds.
+ * masked like the logs, as a mail server's refusal names the recipient) until it succeeds,
+ * unless its handler says no retry can succeed (`PermanentJobFailure`): then the job ends
+ * as failed with the reason, until it is asked for again.
  * What a job does is its handler's business (`JobHandlers`); the runner knows names only.
  */
 @Injectable()
@@ -125,6 +127,19 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
         throw new Error(`no handler for job ${job.name}`);
       }
     } catch (err) {
+      if (err instanceof PermanentJobFailure && !recurring) {
+        // No retry can succeed: the job ends here, with its reason, until asked for again.
+        const reason = maskSecrets(err.reason);
+        this.logger.warn({
+          msg: `job ${job.name} failed for good`,
+          jobId: job.id,
+          ...handler?.describe?.(job.payload),
+          attempts: job.attempts,
+          error: reason,
+        });
+        await this.jobs.fail(job.id, clock(), reason);
+        return;
+      }
       const delay = backoffDelay(job.attempts - 1, this.options.backoff);
       // Kept with the job as well as logged: a mail server's refusal names the recipient.
       const error = maskSecrets(err instanceof Error ? err.message : String(err));

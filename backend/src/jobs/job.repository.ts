@@ -34,6 +34,7 @@ export class KyselyJobRepository extends JobRepository {
           .doUpdateSet({
             payload: row.payload,
             done_at: null,
+            failed_at: null,
             attempts: 0,
             next_attempt_at: now,
             requested_at: now,
@@ -108,6 +109,22 @@ export class KyselyJobRepository extends JobRepository {
     await this.db
       .updateTable('jobs')
       .set({ done_at: now, lease_owner: null, lease_until: null, last_error: null })
+      .where('id', '=', jobId)
+      .where('done_at', 'is', null)
+      .execute();
+  }
+
+  async fail(jobId: number, now: number, reason: string): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      // Done as far as the lease is concerned, so no process takes it again.
+      .set({
+        done_at: now,
+        failed_at: now,
+        lease_owner: null,
+        lease_until: null,
+        last_error: reason.slice(0, 500),
+      })
       .where('id', '=', jobId)
       .where('done_at', 'is', null)
       .execute();

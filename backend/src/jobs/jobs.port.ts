@@ -40,7 +40,7 @@ export abstract class JobRepository {
   /** Due at once; a job of this name and key that exists already (done or not) is left as it is. */
   abstract enqueue(job: NewJob, now: number): Promise<void>;
   /**
-   * As `enqueue`, and a finished job of this name and key is made due again, unless it was
+   * As `enqueue`, and a finished (or failed) job of this name and key is made due again, unless it was
    * last asked for less than `againAfterMs` before `now` (a job still due or running does
    * the current work anyway).
    */
@@ -58,6 +58,11 @@ export abstract class JobRepository {
   ): Promise<LeasedJob | undefined>;
   /** Done, unless it was done already (a hand-off completes its job in its own transaction). */
   abstract complete(jobId: number, now: number): Promise<void>;
+  /**
+   * Ends the job as failed for good, unless it is done already: it keeps `reason` in
+   * `last_error` and is never leased again until `enqueueAgain` asks for it anew.
+   */
+  abstract fail(jobId: number, now: number, reason: string): Promise<void>;
   /** Gives the job back, due again at `nextAttemptAt`, if `owner` still holds it. */
   abstract retry(jobId: number, owner: string, nextAttemptAt: number, error: string): Promise<void>;
   /** A recurring job ran: due again at `nextRunAt`, if `owner` still holds it. */

@@ -569,6 +569,19 @@ function migrations(kind: StoreKind): Record<string, Migration> {
         await db.schema.dropTable('scheduled_jobs').execute();
       },
     },
+    // A job a handler ended as failed for good (a hand-off WooCommerce refused); the order
+    // keeps WooCommerce's reason until the hand-off is asked for again, and what the
+    // provider refunded so far (the shop's refunds follow it).
+    '2026-12-02-001-handoff-failures-and-refunds': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('jobs').addColumn('failed_at', 'bigint').execute();
+        await db.schema.alterTable('orders').addColumn('handoff_error', 'text').execute();
+        await db.schema
+          .alterTable('orders')
+          .addColumn('refunded_amount', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+      },
+    },
   };
 }
 

@@ -105,6 +105,11 @@ export interface JobsTable {
   lease_owner: string | null;
   lease_until: number | null;
   done_at: number | null;
+  /**
+   * When a handler ended it as failed for good (`done_at` is set too, so nobody leases
+   * it); null for a job that succeeded or is still due. Cleared when it is asked for again.
+   */
+  failed_at: number | null;
   /** Masked like the logs; a mail server's refusal may still quote an address. */
   last_error: string | null;
   /** When it was last asked for: part of a repeated mail's id, and the gap between repeats. */

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { backoffDelay } from '../../src/jobs/backoff.js';
-import { type Job, JobHandlers } from '../../src/jobs/job-handlers.js';
+import { type Job, JobHandlers, PermanentJobFailure } from '../../src/jobs/job-handlers.js';
 import { JobOptions } from '../../src/jobs/job-options.js';
 import { JobRunner } from '../../src/jobs/job-runner.js';
 import { JobSignal } from '../../src/jobs/job-signal.js';
@@ -76,6 +76,32 @@ describe('JobRunner', () => {
     failing = false;
     await runner.runDue(NOW + 60_000);
     expect(job).toMatchObject({ attempts: 3, doneAt: NOW + 60_000, lastError: null });
+  });
+
+  it('ends a job as failed for good when its handler says no retry can succeed, until asked for again', async () => {
+    const { jobs, handlers, runner, data } = newRunner();
+    let refused = true;
+    let runs = 0;
+    handlers.register('handoff', {
+      run: async () => {
+        runs++;
+        if (refused) throw new PermanentJobFailure('400 <gast@example.org> refused');
+      },
+    });
+    await jobs.enqueue({ name: 'handoff', key: 'ord_1', payload: null }, NOW);
+    await runner.runDue(NOW);
+    const [job] = data.jobs;
+    expect(job).toMatchObject({ attempts: 1, doneAt: NOW, failedAt: NOW, leaseOwner: null });
+    expect(job!.lastError).toBe('400 <[email]> refused');
+    // No retry loop: nothing is due any more, however long one waits.
+    await runner.runDue(NOW + 24 * 3600_000);
+    expect(runs).toBe(1);
+    // The cause fixed, one request runs it again.
+    refused = false;
+    await jobs.enqueueAgain({ name: 'handoff', key: 'ord_1', payload: null }, NOW + 60_000);
+    await runner.runDue(NOW + 60_000);
+    expect(runs).toBe(2);
+    expect(job).toMatchObject({ doneAt: NOW + 60_000, failedAt: null, lastError: null });
   });
 
   it('leases only the jobs this process has a handler for', async () => {

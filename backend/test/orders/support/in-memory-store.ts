@@ -33,6 +33,7 @@ export interface StoredJob extends LeasedJob {
   leaseOwner: string | null;
   leaseUntil: number | null;
   doneAt: number | null;
+  failedAt?: number | null;
   lastError: string | null;
 }
 
@@ -266,6 +267,7 @@ export class InMemoryJobRepository extends JobRepository {
       Object.assign(found, {
         payload: structuredClone(job.payload ?? null),
         doneAt: null,
+        failedAt: null,
         attempts: 0,
         nextAttemptAt: now,
         requestedAt: now,
@@ -306,6 +308,19 @@ export class InMemoryJobRepository extends JobRepository {
     const job = this.data.jobs.find((j) => j.id === jobId && j.doneAt === null);
     if (job)
       Object.assign(job, { doneAt: now, leaseOwner: null, leaseUntil: null, lastError: null });
+  }
+
+  async fail(jobId: number, now: number, reason: string): Promise<void> {
+    const job = this.data.jobs.find((j) => j.id === jobId && j.doneAt === null);
+    if (job) {
+      Object.assign(job, {
+        doneAt: now,
+        failedAt: now,
+        leaseOwner: null,
+        leaseUntil: null,
+        lastError: reason,
+      });
+    }
   }
 
   async retry(jobId: number, owner: string, nextAttemptAt: number, error: string): Promise<void> {
