@@ -255,6 +255,45 @@ describe('rules "Tickets and the door": a refund at the provider revokes the tic
   });
 });
 
+describe('rules "Cancelled in the shop": the organizer cancels a paid order in WooCommerce', () => {
+  const shopCancelled: OrderEvent = { type: 'shop.cancelled' };
+
+  it.each([
+    ['paid', [paidHeld]],
+    ['late payment accepted', [{ type: 'session.expired' } as const, paidLate]],
+    ['handed off', [paidHeld, handedOff]],
+  ] as const)('a %s order: places released, tickets revoked, once', (_name, before) => {
+    const { order, steps } = run(TOTALS, [...before, shopCancelled, shopCancelled]);
+    expect(order).toMatchObject({ status: 'canceledInShop', changed: false });
+    expect(steps.at(-2)?.effects).toEqual(['reservation.release', 'tickets.revoke']);
+    expect(toSessionStatus(order.status)).toBe('canceled');
+  });
+
+  it('a free order (Gästeliste) too: no money was taken, its tickets stop admitting', () => {
+    const { order, effects } = run(FREE, [shopCancelled]);
+    expect(order.status).toBe('canceledInShop');
+    expect(effects).toEqual(['reservation.release', 'tickets.revoke']);
+  });
+
+  it('a disputed order only frees its places: its tickets are revoked already', () => {
+    const { order, steps } = run(TOTALS, [paidHeld, disputeOpened, shopCancelled]);
+    expect(order.status).toBe('canceledInShop');
+    expect(steps.at(-1)?.effects).toEqual(['reservation.release']);
+  });
+
+  it('an open, expired, refunded order, or a late refund or hand-off afterwards, changes nothing', () => {
+    for (const events of [
+      [],
+      [{ type: 'session.expired' } as const],
+      [paidHeld, refundedAtProvider],
+    ]) {
+      expect(run(TOTALS, [...events, shopCancelled]).order.changed).toBe(false);
+    }
+    const after = run(TOTALS, [paidHeld, shopCancelled, handedOff, refundedAtProvider, paidHeld]);
+    expect(after.order).toMatchObject({ status: 'canceledInShop', changed: false });
+  });
+});
+
 describe('async payment methods (SEPA and the like)', () => {
   it('payment.pending keeps the places until the payment settles', () => {
     const { order } = run(TOTALS, [{ type: 'payment.pending', email: 'b@example.org' }]);
@@ -362,7 +401,8 @@ describe('restoring a stored order', () => {
     for (const status of ORDER_STATUSES) {
       const snapshot = restoreOrder(status, context);
       expect(snapshot.value).toBe(status);
-      expect(snapshot.status).toBe(status === 'refunded' ? 'done' : 'active');
+      const final = status === 'refunded' || status === 'canceledInShop';
+      expect(snapshot.status).toBe(final ? 'done' : 'active');
     }
     const actor = restoreOrderActor('open', context).start();
     expect(actor.getSnapshot().can(paidHeld)).toBe(true);
@@ -399,6 +439,7 @@ describe('restoring a stored order', () => {
       canceled: 'canceled',
       refundPending: 'canceled',
       refunded: 'canceled',
+      canceledInShop: 'canceled',
     });
   });
 });

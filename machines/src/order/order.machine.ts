@@ -48,6 +48,14 @@ const DISPUTED = {
   actions: ['tickets.revoke'],
 } as const;
 
+// rules "Cancelled in the shop": the organizer cancelled, refunded or failed the order in
+// WooCommerce. Its places free up and its tickets stop admitting anyone; the money is the
+// organizer's business there (the site refunds nothing itself).
+const SHOP_CANCELLED = {
+  target: 'canceledInShop',
+  actions: ['reservation.release', 'tickets.revoke'],
+} as const;
+
 // Effects are named actions without a body: the backend reads them from `transition`'s
 // action list and runs them itself, so the machine stays pure.
 const effect = () => {};
@@ -207,6 +215,7 @@ export const orderMachine = setup({
         },
         'payment.refunded': REFUNDED,
         'dispute.opened': DISPUTED,
+        'shop.cancelled': SHOP_CANCELLED,
       },
     },
     // Paid like any other order, with places taken again from what remained.
@@ -218,11 +227,17 @@ export const orderMachine = setup({
         },
         'payment.refunded': REFUNDED,
         'dispute.opened': DISPUTED,
+        'shop.cancelled': SHOP_CANCELLED,
       },
     },
-    // In WooCommerce now; only a refund or a dispute at the provider moves it on.
+    // In WooCommerce now; a refund or a dispute at the provider, or the organizer cancelling
+    // it in the shop, moves it on.
     handedOff: {
-      on: { 'payment.refunded': REFUNDED, 'dispute.opened': DISPUTED },
+      on: {
+        'payment.refunded': REFUNDED,
+        'dispute.opened': DISPUTED,
+        'shop.cancelled': SHOP_CANCELLED,
+      },
     },
     // The bank decides; the hand-off goes on meanwhile. Won, the order is paid again (in
     // WooCommerce or on its way there) and its tickets admit again; lost, it stays here with
@@ -243,6 +258,7 @@ export const orderMachine = setup({
           target: 'refunded',
           actions: ['recordRefund', 'reservation.release'],
         },
+        'shop.cancelled': { target: 'canceledInShop', actions: 'reservation.release' },
       },
     },
     // Money can still arrive for a closed order (a slow payment, a session the server gave
@@ -285,6 +301,8 @@ export const orderMachine = setup({
       },
     },
     refunded: { type: 'final' },
+    // Cancelled by the organizer in WooCommerce: nothing moves it on.
+    canceledInShop: { type: 'final' },
   },
 });
 
@@ -365,6 +383,7 @@ export function toSessionStatus(status: OrderStatus): SessionStatus {
       return 'paid';
     case 'refundPending':
     case 'refunded':
+    case 'canceledInShop':
       return 'canceled';
     default:
       return status;

@@ -47,11 +47,18 @@ const EVENTS: OrderEvent[] = [
   { type: 'payment.refunded', refundReference: 're_2' },
   { type: 'dispute.opened' },
   { type: 'dispute.won' },
+  { type: 'shop.cancelled' },
 ];
 
-const FINAL: readonly OrderStatus[] = ['refunded'];
+const FINAL: readonly OrderStatus[] = ['refunded', 'canceledInShop'];
 const PAID: readonly OrderStatus[] = ['paid', 'latePaymentAccepted', 'handedOff'];
-const CLOSED: readonly OrderStatus[] = ['expired', 'canceled', 'refundPending', 'refunded'];
+const CLOSED: readonly OrderStatus[] = [
+  'expired',
+  'canceled',
+  'refundPending',
+  'refunded',
+  'canceledInShop',
+];
 
 const count = (steps: { effects: string[] }[], effect: string) =>
   steps.flatMap((s) => s.effects).filter((e) => e === effect).length;
@@ -104,20 +111,25 @@ function replay(
     expect(count(steps, 'refund.request')).toBeLessThanOrEqual(1);
 
     // Tickets: revoked only after they were issued, by a refund or a dispute at the
-    // provider, restored only by a won dispute; an order whose tickets still admit is a paid
+    // provider or a cancellation in the shop, restored only by a won dispute; an order whose tickets still admit is a paid
     // one, and a refunded or disputed order's admit nobody.
     const issued = count(steps, 'tickets.issue');
     const revoked = count(steps, 'tickets.revoke');
     const restored = count(steps, 'tickets.restore');
     if (order.effects.includes('tickets.revoke')) {
-      expect(['payment.refunded', 'dispute.opened']).toContain(event.type);
+      expect(['payment.refunded', 'dispute.opened', 'shop.cancelled']).toContain(event.type);
     }
     if (order.effects.includes('tickets.restore')) expect(event.type).toBe('dispute.won');
     const admitting = issued - revoked + restored;
     expect(admitting === 0 || admitting === 1).toBe(true);
     expect(restored).toBeLessThanOrEqual(revoked);
     if (admitting > 0) expect(PAID.includes(order.status)).toBe(true);
-    if (issued > 0 && (order.status === 'refunded' || order.status === 'disputed')) {
+    if (
+      issued > 0 &&
+      (order.status === 'refunded' ||
+        order.status === 'disputed' ||
+        order.status === 'canceledInShop')
+    ) {
       expect(admitting).toBe(0);
     }
 
@@ -192,7 +204,7 @@ describe('order machine, model-based', () => {
         ),
       ),
     );
-    expect(defined.size).toBe(27);
+    expect(defined.size).toBe(31);
     expect(walked).toEqual(defined);
   });
 

@@ -16,6 +16,7 @@ export const ORDER_STATUSES = [
   'canceled',
   'refundPending',
   'refunded',
+  'canceledInShop',
 ] as const;
 export const orderStatusSchema = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
@@ -112,7 +113,12 @@ export type OrderEvent =
   /** The buyer's bank disputes the payment (a chargeback): the money may go back. */
   | { type: 'dispute.opened' }
   /** The dispute is closed in the shop's favour: the money stays. */
-  | { type: 'dispute.won' };
+  | { type: 'dispute.won' }
+  /**
+   * rules "Cancelled in the shop": the organizer set the handed-off order to cancelled,
+   * refunded or failed in WooCommerce (its webhook or the sweep tells).
+   */
+  | { type: 'shop.cancelled' };
 
 export interface OrderTransition {
   status: OrderStatus;
