@@ -37,7 +37,24 @@ const REFUND = ['recordPayment', 'reservation.release', 'refund.request'] as con
 const REFUNDED = {
   guard: 'wasPaidAtProvider',
   target: 'refunded',
-  actions: ['recordRefund', 'reservation.release', 'tickets.revoke'],
+  actions: ['recordRefund', 'reservation.release', 'tickets.revoke', 'shop.refund'],
+} as const;
+// rules "Refunds reach the shop": part of the money went back; the tickets stay valid and
+// WooCommerce records the refund.
+const PARTLY_REFUNDED = {
+  guard: 'refundGrows',
+  actions: ['recordPartialRefund', 'shop.refund'],
+} as const;
+// rules "Hand-off refused": WooCommerce refused the paid order for good. The order stays
+// paid (its tickets admit), keeps WooCommerce's reason, and the organizer is told; once
+// the cause is fixed, one request hands it off again.
+const HANDOFF_FAILED = {
+  guard: 'handoffUnrefused',
+  actions: ['recordHandoffFailure', 'handoff.reportFailure'],
+} as const;
+const HANDOFF_RETRY = {
+  guard: 'handoffRefused',
+  actions: ['clearHandoffFailure', 'handoff.retry'],
 } as const;
 
 // A paid order whose payment the buyer's bank disputes: its tickets admit nobody while the
@@ -100,6 +117,9 @@ export const orderMachine = setup({
     'refund.request': effect,
     'tickets.revoke': effect,
     'tickets.restore': effect,
+    'handoff.reportFailure': effect,
+    'handoff.retry': effect,
+    'shop.refund': effect,
     // The payment's reference and the buyer as the payment page collected them (rules
     // "Everything the shop sells"); a missing value never erases a known one.
     recordPayment: assign(({ context, event }) =>
@@ -116,13 +136,25 @@ export const orderMachine = setup({
     recordHandoff: assign({
       catalogOrderId: ({ event }) =>
         event.type === 'handoff.succeeded' ? event.catalogOrderId : null,
+      handoffError: null,
     }),
+    recordHandoffFailure: assign({
+      handoffError: ({ context, event }) =>
+        event.type === 'handoff.failed' ? event.reason : (context.handoffError ?? null),
+    }),
+    clearHandoffFailure: assign({ handoffError: null }),
     recordRefund: assign({
       refundReference: ({ context, event }) =>
         event.type === 'refund.succeeded' || event.type === 'payment.refunded'
           ? event.refundReference
           : context.refundReference,
+      refundedAmount: ({ context }) => context.total,
     }),
+    recordPartialRefund: assign(({ context, event }) =>
+      event.type === 'payment.partiallyRefunded'
+        ? { refundReference: event.refundReference, refundedAmount: event.amountRefunded }
+        : {},
+    ),
   },
   guards: {
     // rules "Deliberate deviations": a total clamped at 0 needs no payment provider.
@@ -136,6 +168,16 @@ export const orderMachine = setup({
     wasHandedOff: ({ context }) => context.catalogOrderId !== null,
     // A repeated hand-off (its job's lease ran out mid-way) records nothing twice.
     awaitsHandoff: ({ context }) => context.catalogOrderId === null,
+    // A refusal reported twice (its job ran twice) tells the organizer once.
+    handoffUnrefused: ({ context }) =>
+      context.catalogOrderId === null && (context.handoffError ?? null) === null,
+    handoffRefused: ({ context }) =>
+      context.catalogOrderId === null && (context.handoffError ?? null) !== null,
+    // Stripe reports what was refunded so far: only more than before, and less than all, is news.
+    refundGrows: ({ context, event }) =>
+      event.type === 'payment.partiallyRefunded' &&
+      event.amountRefunded > (context.refundedAmount ?? 0) &&
+      event.amountRefunded < context.total,
   },
 }).createMachine({
   id: 'order',
@@ -213,7 +255,10 @@ export const orderMachine = setup({
           target: 'handedOff',
           actions: ['recordHandoff', 'reservation.settle'],
         },
+        'handoff.failed': HANDOFF_FAILED,
+        'handoff.retry': HANDOFF_RETRY,
         'payment.refunded': REFUNDED,
+        'payment.partiallyRefunded': PARTLY_REFUNDED,
         'dispute.opened': DISPUTED,
         'shop.cancelled': SHOP_CANCELLED,
       },
@@ -225,7 +270,10 @@ export const orderMachine = setup({
           target: 'handedOff',
           actions: ['recordHandoff', 'reservation.settle'],
         },
+        'handoff.failed': HANDOFF_FAILED,
+        'handoff.retry': HANDOFF_RETRY,
         'payment.refunded': REFUNDED,
+        'payment.partiallyRefunded': PARTLY_REFUNDED,
         'dispute.opened': DISPUTED,
         'shop.cancelled': SHOP_CANCELLED,
       },
@@ -235,6 +283,7 @@ export const orderMachine = setup({
     handedOff: {
       on: {
         'payment.refunded': REFUNDED,
+        'payment.partiallyRefunded': PARTLY_REFUNDED,
         'dispute.opened': DISPUTED,
         'shop.cancelled': SHOP_CANCELLED,
       },
@@ -253,10 +302,13 @@ export const orderMachine = setup({
           { guard: 'wasHandedOff', target: 'handedOff', actions: 'tickets.restore' },
           { target: 'paid', actions: 'tickets.restore' },
         ],
+        'handoff.failed': HANDOFF_FAILED,
+        'handoff.retry': HANDOFF_RETRY,
+        'payment.partiallyRefunded': PARTLY_REFUNDED,
         // The tickets are revoked already.
         'payment.refunded': {
           target: 'refunded',
-          actions: ['recordRefund', 'reservation.release'],
+          actions: ['recordRefund', 'reservation.release', 'shop.refund'],
         },
         'shop.cancelled': { target: 'canceledInShop', actions: 'reservation.release' },
       },

@@ -37,6 +37,11 @@ export type OrderStatus = z.infer<typeof orderStatusSchema>;
  * - `tickets.revoke`: a refunded order's tickets no longer admit anyone (rules "Tickets
  *   and the door"); a disputed order's neither, while the bank decides.
  * - `tickets.restore`: a dispute decided for the shop: the order's tickets admit again.
+ * - `handoff.reportFailure`: WooCommerce refused the hand-off for good: the organizer is
+ *   told (rules "Hand-off refused").
+ * - `handoff.retry`: the organizer fixed the cause; the hand-off runs again.
+ * - `shop.refund`: money went back at the provider; WooCommerce records the same refund
+ *   (rules "Refunds reach the shop").
  */
 export const ORDER_EFFECTS = [
   'reservation.hold',
@@ -47,6 +52,9 @@ export const ORDER_EFFECTS = [
   'refund.request',
   'tickets.revoke',
   'tickets.restore',
+  'handoff.reportFailure',
+  'handoff.retry',
+  'shop.refund',
 ] as const;
 export type OrderEffect = (typeof ORDER_EFFECTS)[number];
 
@@ -77,6 +85,13 @@ export const orderContextSchema = z.object({
   paymentReference: z.string().nullable(),
   catalogOrderId: z.string().nullable(),
   refundReference: z.string().nullable(),
+  /**
+   * Why WooCommerce refused the hand-off for good, in its words (rules "Hand-off
+   * refused"); null (or absent) while nothing was refused.
+   */
+  handoffError: z.string().nullable().optional(),
+  /** What the provider has refunded so far, integer cents (absent: nothing). */
+  refundedAmount: cents.optional(),
 });
 export type OrderContext = z.infer<typeof orderContextSchema>;
 
@@ -104,6 +119,15 @@ export type OrderEvent =
   | { type: 'session.expired' }
   | { type: 'order.cancel' }
   | { type: 'handoff.succeeded'; catalogOrderId: string }
+  /** WooCommerce refused the hand-off (a 4xx): no retry can succeed until the cause is fixed. */
+  | { type: 'handoff.failed'; reason: string }
+  /** The organizer fixed the cause of a refused hand-off and asks for it again. */
+  | { type: 'handoff.retry' }
+  /**
+   * Part of the payment went back at the provider; `amountRefunded` is everything refunded
+   * so far (integer cents), less than the total.
+   */
+  | { type: 'payment.partiallyRefunded'; refundReference: string; amountRefunded: number }
   | { type: 'refund.succeeded'; refundReference: string }
   /**
    * The payment was refunded in full at the provider (the organizer refunding a buyer,
