@@ -150,7 +150,7 @@ export const orderMachine = setup({
           : context.refundReference,
       refundedAmount: ({ context }) => context.total,
     }),
-    recordPartialRefund: assign(({ context, event }) =>
+    recordPartialRefund: assign(({ event }) =>
       event.type === 'payment.partiallyRefunded'
         ? { refundReference: event.refundReference, refundedAmount: event.amountRefunded }
         : {},
