@@ -1,4 +1,4 @@
-import type { Product, VariantAttribute } from '@awhh/machines';
+import type { CouponTerms, Product, VariantAttribute } from '@awhh/machines';
 
 /**
  * One variation of a variable product (a ticket tier, a size): its own price, sale price
@@ -33,6 +33,8 @@ export interface CatalogVariation {
  */
 export type CatalogProduct = Product & {
   description?: string;
+  /** WooCommerce category ids (coupon restrictions name categories by id); not in the feed. */
+  categoryIds?: number[];
   variants?: CatalogVariation[];
 };
 
@@ -40,17 +42,11 @@ export function isVariable(product: Pick<CatalogProduct, 'type'>): boolean {
   return product.type === 'variable';
 }
 
-/** A coupon as the catalog keeps it (WooCommerce semantics; amounts in euros or percent). */
-export interface CatalogCoupon {
-  code: string;
-  /** "percent"; anything else is a fixed amount (rules §3). */
-  discountType: string;
-  amount: number;
-  expiresAt: string | null;
-  usageLimit: number | null;
-  usageCount: number;
-  minimumAmount: number | null;
-}
+/**
+ * A coupon as the catalog keeps it: every restriction WooCommerce's REST API returns
+ * (rules "Coupons"; applied by `checkCoupon` in `@awhh/machines`). Amounts in euros or percent.
+ */
+export type CatalogCoupon = CouponTerms;
 
 export interface CatalogPost {
   id: number;

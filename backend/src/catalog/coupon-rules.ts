@@ -1,63 +1,134 @@
 import {
-  formatCents,
-  formatNumericDate,
-  isPastEvent,
-  parseEventDate,
+  checkCoupon,
+  type CouponCircumstances,
+  type CouponLine,
+  type CouponValidationLine,
   toCents,
+  UNKNOWN_COUPON_MESSAGE,
+  variantLineName,
 } from '@awhh/machines';
-import type { CatalogCoupon } from './catalog.port.js';
+import { type CatalogCoupon, type CatalogProduct, isVariable } from './catalog.port.js';
+
+export { UNKNOWN_COUPON_MESSAGE };
 
 export type CouponEvaluation =
-  | { ok: true; coupon: { code: string; discountType: string; discount: number } }
-  | { ok: false; statusCode: 404 | 422; message: string };
+  | {
+      ok: true;
+      coupon: { code: string; discountType: string; discount: number };
+      /** The discount in cents for the lines given (0 without lines). */
+      discountCents: number;
+      /** Per line, in the order given. */
+      lineDiscounts: number[];
+      /** The coupon is bound to the buyer's address: the checkout asks for it. */
+      needsEmail: boolean;
+    }
+  | { ok: false; statusCode: 404 | 422; message: string; needsEmail?: boolean };
 
-export const UNKNOWN_COUPON_MESSAGE = 'Diesen Gutscheincode kennen wir nicht.';
+/** A priced line (integer cents) the coupon rules are asked about. */
+export interface PricedCouponLine {
+  productId: number;
+  variationId?: number | null;
+  name: string;
+  unitAmount: number;
+  quantity: number;
+}
 
 /**
- * rules "Coupons": WooCommerce semantics. Expiry, usage limit and minimum amount are
- * honoured; `subtotalCents` is optional because the cart page may check a code before
- * the cart is known; checkout always passes it.
+ * rules "Coupons": WooCommerce semantics, the rules themselves in `@awhh/machines`
+ * (`checkCoupon`). Without lines (the cart page before it knows the cart) only the rules
+ * that need none are checked; checkout always passes them, with the buyer's address.
  */
 export function evaluateCoupon(
   coupon: CatalogCoupon | null,
-  subtotalCents: number | undefined,
-  now: Date,
+  lines: readonly CouponLine[],
+  circumstances: CouponCircumstances,
 ): CouponEvaluation {
-  if (!coupon) return { ok: false, statusCode: 404, message: UNKNOWN_COUPON_MESSAGE };
-
-  // WordPress stores the expiry as a day in site time; the coupon holds through that day,
-  // which is the same "before the start of today (Berlin)" test as for past events.
-  const expires = coupon.expiresAt ? parseEventDate(coupon.expiresAt) : null;
-  if (expires && isPastEvent(expires, now)) {
+  const verdict = checkCoupon(coupon, lines, circumstances);
+  if (!verdict.ok) {
     return {
       ok: false,
-      statusCode: 422,
-      message: `Dieser Gutschein ist seit dem ${formatNumericDate(expires)} abgelaufen.`,
+      statusCode: verdict.statusCode,
+      message: verdict.reason,
+      ...(verdict.needsEmail ? { needsEmail: true } : {}),
     };
   }
-  if (coupon.usageLimit !== null && coupon.usageCount >= coupon.usageLimit) {
-    return {
-      ok: false,
-      statusCode: 422,
-      message: 'Dieser Gutschein ist bereits vollständig eingelöst.',
-    };
-  }
-  if (coupon.minimumAmount !== null && subtotalCents !== undefined) {
-    const minimum = toCents(coupon.minimumAmount);
-    if (minimum > 0 && subtotalCents < minimum) {
-      return {
-        ok: false,
-        statusCode: 422,
-        message: `Dieser Gutschein gilt erst ab einem Bestellwert von ${formatCents(minimum)}.`,
-      };
-    }
-  }
+  const found = coupon!;
   return {
     ok: true,
     coupon: {
-      code: coupon.code,
-      discountType: coupon.discountType,
-      discount: Number.isFinite(coupon.amount) && coupon.amount > 0 ? coupon.amount : 0,
+      code: found.code,
+      discountType: found.discountType,
+      discount: Number.isFinite(found.amount) && found.amount > 0 ? found.amount : 0,
     },
+    discountCents: verdict.discount,
+    lineDiscounts: verdict.lineDiscounts,
+    needsEmail: verdict.needsEmail,
   };
+}
+
+/** The lines as the rules see them: the product's categories and sale state from the catalog. */
+export function couponLinesOf(
+  catalog: readonly CatalogProduct[],
+  lines: readonly PricedCouponLine[],
+): CouponLine[] {
+  return lines.map((line) => {
+    const product = catalog.find((p) => p.id === line.productId);
+    const variation = line.variationId
+      ? product?.variants?.find((v) => v.id === line.variationId)
+      : undefined;
+    return {
+      productId: line.productId,
+      variationId: line.variationId ?? null,
+      name: line.name,
+      unitAmount: line.unitAmount,
+      quantity: line.quantity,
+      categoryIds: product?.categoryIds ?? [],
+      onSale: variation ? variation.on_sale : product?.on_sale === true,
+    };
+  });
+}
+
+/** Names of products or variations, for "Dieser Gutschein gilt nur für …". */
+export function productNamesIn(catalog: readonly CatalogProduct[]) {
+  return (ids: readonly number[]): string[] =>
+    ids.flatMap((id) => {
+      const product = catalog.find((p) => p.id === id);
+      if (product) return [product.name];
+      for (const parent of catalog) {
+        if (!isVariable(parent)) continue;
+        const variation = parent.variants?.find((v) => v.id === id);
+        if (variation) return [variantLineName(parent.name, variation.attributes)];
+      }
+      return [];
+    });
+}
+
+/**
+ * The cart's lines priced from the catalog (integer cents); lines the catalog does not
+ * offer are left out (checkout refuses them with its own message).
+ */
+export function priceCouponLines(
+  catalog: readonly CatalogProduct[],
+  lines: readonly CouponValidationLine[],
+): PricedCouponLine[] {
+  return lines.flatMap((line) => {
+    const product = catalog.find((p) => p.id === line.productId);
+    if (!product) return [];
+    if (!isVariable(product)) {
+      if (line.variationId !== undefined || product.price === undefined) return [];
+      const unitAmount = toCents(product.price);
+      return [{ productId: product.id, name: product.name, unitAmount, quantity: line.quantity }];
+    }
+    const variation = product.variants?.find((v) => v.id === line.variationId);
+    if (!variation || !variation.purchasable || variation.price === undefined) return [];
+    return [
+      {
+        productId: product.id,
+        variationId: variation.id,
+        name: variantLineName(product.name, variation.attributes),
+        unitAmount: toCents(variation.price),
+        quantity: line.quantity,
+      },
+    ];
+  });
 }

@@ -5,7 +5,6 @@ import {
   type CheckoutResponse,
   linesSubtotalCents,
   MAX_UNITS_PER_ORDER,
-  orderTotals,
   SHOP_CURRENCY,
   fromCents,
   isRefund,
@@ -14,6 +13,7 @@ import {
   type ParsedCheckoutRequest,
   toCents,
   toSessionStatus,
+  totalCents,
   variantLineName,
 } from '@awhh/machines';
 import { apiError, apiErrorBody } from '../common/api-error.js';
@@ -23,7 +23,7 @@ import { isVariable, type CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { CatalogError } from '../catalog/catalog.errors.js';
 import { maxPerOrderOf } from '../catalog/order-limits.js';
-import { evaluateCoupon } from '../catalog/coupon-rules.js';
+import { couponLinesOf, evaluateCoupon, productNamesIn } from '../catalog/coupon-rules.js';
 import { findStockUnit } from '../holds/stock-unit.js';
 import { type Order, OrderRepository } from './orders.port.js';
 import { MAILBOX_URL, TestMailbox } from '../mail/test-mailbox.js';
@@ -241,30 +241,43 @@ export class CheckoutService {
     request: ParsedCheckoutRequest,
     lines: readonly PricedLine[],
   ): Promise<Totals> {
-    const coupon = await this.checkCoupon(request, linesSubtotalCents(lines));
-    // The same totals the cart shows (rules §9: clamped at 0).
-    const { subtotal, discount, total } = orderTotals(lines, coupon);
+    const subtotal = linesSubtotalCents(lines);
+    const coupon = await this.checkCoupon(request, lines);
+    // rules "Coupons": the discount as WooCommerce spreads it; rules §9: clamped at 0.
+    const discount = coupon?.discountCents ?? 0;
     return {
       subtotal,
       discount,
-      total,
+      total: totalCents(subtotal, discount),
       coupon: coupon ? { code: coupon.code, entered: coupon.entered } : null,
     };
   }
 
   /**
-   * Re-validates the coupon with the catalog's current data (WooCommerce rules). `code` is
-   * the catalog's spelling (what the hand-off sends), `entered` the visitor's (what pages
-   * show; rules "Everything the shop sells").
+   * Re-validates the coupon with the catalog's current data (WooCommerce rules, the buyer's
+   * address for the rules bound to one). `code` is the catalog's spelling (what the
+   * hand-off sends), `entered` the visitor's (what pages show; rules "Everything the shop
+   * sells").
    */
-  private async checkCoupon(request: ParsedCheckoutRequest, subtotal: number) {
+  private async checkCoupon(request: ParsedCheckoutRequest, lines: readonly PricedLine[]) {
     if (!request.coupon) return null;
     const entered = request.coupon.code?.trim();
     if (!entered) throw apiError(400, 'Bitte gib den Gutscheincode erneut ein.');
     const found = await whileCatalogUp(() => this.catalog.findCoupon(entered, { fresh: true }));
-    const result = evaluateCoupon(found, subtotal, new Date());
-    if (!result.ok) throw apiError(result.statusCode, result.message);
-    return { ...result.coupon, entered };
+    const catalog = await whileCatalogUp(() => this.catalog.currentProducts());
+    const result = evaluateCoupon(found, couponLinesOf(catalog, lines), {
+      now: new Date(),
+      email: request.email ?? null,
+      productNames: productNamesIn(catalog),
+    });
+    if (!result.ok) {
+      throw apiError(
+        result.statusCode,
+        result.message,
+        result.needsEmail ? { needsEmail: true } : undefined,
+      );
+    }
+    return { ...result.coupon, entered, discountCents: result.discountCents };
   }
 
   /** Takes the capacity and creates the order; 409 with what is left when it does not fit. */

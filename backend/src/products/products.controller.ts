@@ -11,7 +11,12 @@ import { RateLimit } from '../common/rate-limit.js';
 import { parseBody } from '../common/validation.js';
 import { AppConfig } from '../config/config.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { evaluateCoupon } from '../catalog/coupon-rules.js';
+import {
+  couponLinesOf,
+  evaluateCoupon,
+  priceCouponLines,
+  productNamesIn,
+} from '../catalog/coupon-rules.js';
 import { FAQ_ENTRIES } from './faq.data.js';
 import { type CachedBody, cachedBody, sendCached } from './http-cache.js';
 import { ProductsService } from './products.service.js';
@@ -133,9 +138,20 @@ export class CouponsController {
     const request = parseBody(couponValidationRequestSchema, body);
     const coupon = await this.catalog.findCoupon(request.code);
     const subtotal = request.subtotal === undefined ? undefined : toCents(request.subtotal);
-    const result = evaluateCoupon(coupon, subtotal, new Date());
+    // rules "Coupons": the cart's lines priced from the catalog, never from the request.
+    const catalog = request.lines?.length ? await this.catalog.currentProducts() : [];
+    const lines = couponLinesOf(catalog, priceCouponLines(catalog, request.lines ?? []));
+    const result = evaluateCoupon(coupon, lines, {
+      now: new Date(),
+      ...(subtotal !== undefined ? { subtotal } : {}),
+      productNames: productNamesIn(catalog),
+    });
     if (!result.ok) throw apiError(result.statusCode, result.message);
-    return result.coupon;
+    return {
+      ...result.coupon,
+      ...(lines.length > 0 ? { discountCents: result.discountCents } : {}),
+      ...(result.needsEmail ? { needsEmail: true } : {}),
+    };
   }
 }
 

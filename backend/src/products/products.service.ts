@@ -301,6 +301,11 @@ export class ProductsService {
  * details stay out of the feed; a variable product lists its variation ids as WooCommerce does.
  */
 function toFeedProduct(product: CatalogProduct): Product {
-  const { description: _description, variants: _variants, ...feed } = product;
+  const {
+    description: _description,
+    variants: _variants,
+    categoryIds: _categoryIds,
+    ...feed
+  } = product;
   return { ...feed, short_description: sanitizeRichText(product.short_description) };
 }

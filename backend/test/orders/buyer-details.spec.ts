@@ -1,3 +1,4 @@
+import { couponTerms } from '@awhh/machines';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -36,15 +37,7 @@ const STRIPE_TITLE = 'Kreditkarte (Stripe Checkout)';
 
 /** WooCommerce keeps coupon codes lower-case (fixtures/woocommerce-11 README). */
 function withLowerCaseCoupon(catalog: FakeCatalog): FakeCatalog {
-  catalog.coupons.push({
-    code: 'hafen20',
-    discountType: 'fixed_cart',
-    amount: 5,
-    expiresAt: null,
-    usageLimit: null,
-    usageCount: 0,
-    minimumAmount: null,
-  });
+  catalog.coupons.push(couponTerms({ code: 'hafen20', discountType: 'fixed_cart', amount: 5 }));
   return catalog;
 }
 

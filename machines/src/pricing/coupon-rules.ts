@@ -33,6 +33,30 @@ export interface CouponTerms {
   emailRestrictions: readonly string[];
 }
 
+/** A coupon with WooCommerce's defaults for every restriction not given (none). */
+export function couponTerms(
+  coupon: Pick<CouponTerms, 'code' | 'discountType' | 'amount'> & Partial<CouponTerms>,
+): CouponTerms {
+  return {
+    expiresAt: null,
+    usageLimit: null,
+    usageCount: 0,
+    usageLimitPerUser: null,
+    usedBy: [],
+    productIds: [],
+    excludedProductIds: [],
+    productCategories: [],
+    excludedProductCategories: [],
+    excludeSaleItems: false,
+    individualUse: false,
+    limitUsageToXItems: null,
+    minimumAmount: null,
+    maximumAmount: null,
+    emailRestrictions: [],
+    ...coupon,
+  };
+}
+
 /** One priced line as the rules see it (integer cents). */
 export interface CouponLine {
   productId: number;
@@ -56,6 +80,8 @@ export interface CouponCircumstances {
   heldUses?: number;
   /** Of those, the ones by this buyer's address. */
   heldUsesByEmail?: number;
+  /** The cart's subtotal in cents when its lines are not known: the spend limits only. */
+  subtotal?: number;
   /** Display names of product or variation ids, for the reason a coupon does not apply. */
   productNames?: (ids: readonly number[]) => string[];
 }
@@ -200,6 +226,9 @@ export function checkCoupon(
   if (lines.length > 0) {
     const refusal = checkLines(coupon, lines, circumstances);
     if (refusal) return refusal;
+  } else if (circumstances.subtotal !== undefined) {
+    const refusal = checkSpend(coupon, circumstances.subtotal);
+    if (refusal) return refusal;
   }
   if (coupon.emailRestrictions.length > 0 && typeof email === 'string') {
     if (!emailAllowed(email, coupon.emailRestrictions)) return refuse(COUPON_WRONG_EMAIL_MESSAGE);
@@ -223,16 +252,8 @@ function checkLines(
   circumstances: CouponCircumstances,
 ): CouponVerdict | null {
   const subtotal = lines.reduce((sum, l) => sum + l.unitAmount * l.quantity, 0);
-  const minimum = coupon.minimumAmount === null ? 0 : toCents(coupon.minimumAmount);
-  if (minimum > 0 && minimum > subtotal) {
-    return refuse(`Dieser Gutschein gilt erst ab einem Bestellwert von ${formatCents(minimum)}.`);
-  }
-  const maximum = coupon.maximumAmount === null ? 0 : toCents(coupon.maximumAmount);
-  if (maximum > 0 && maximum < subtotal) {
-    return refuse(
-      `Dieser Gutschein gilt nur bis zu einem Bestellwert von ${formatCents(maximum)}.`,
-    );
-  }
+  const spent = checkSpend(coupon, subtotal);
+  if (spent) return spent;
   if (coupon.productIds.length > 0 && !lines.some((l) => meets(idsOf(l), coupon.productIds))) {
     return refuse(onlyFor(coupon, circumstances));
   }
@@ -256,6 +277,21 @@ function checkLines(
   const excluded = lines.filter((l) => isExcluded(coupon, l) || isInExcludedCategory(coupon, l));
   if (excluded.length > 0) {
     return refuse(`Dieser Gutschein gilt nicht für ${listNames(excluded.map((l) => l.name))}.`);
+  }
+  return null;
+}
+
+/** `minimum_amount` and `maximum_amount` on the subtotal (cents), both inclusive. */
+function checkSpend(coupon: CouponTerms, subtotal: number): CouponVerdict | null {
+  const minimum = coupon.minimumAmount === null ? 0 : toCents(coupon.minimumAmount);
+  if (minimum > 0 && minimum > subtotal) {
+    return refuse(`Dieser Gutschein gilt erst ab einem Bestellwert von ${formatCents(minimum)}.`);
+  }
+  const maximum = coupon.maximumAmount === null ? 0 : toCents(coupon.maximumAmount);
+  if (maximum > 0 && maximum < subtotal) {
+    return refuse(
+      `Dieser Gutschein gilt nur bis zu einem Bestellwert von ${formatCents(maximum)}.`,
+    );
   }
   return null;
 }

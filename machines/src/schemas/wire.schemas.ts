@@ -186,9 +186,19 @@ export const checkoutResponseSchema = z.object({
 });
 export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
 
+/** A cart line as the coupon check needs it (rules "Coupons"); the server prices it. */
+export const couponValidationLineSchema = z.object({
+  productId: z.number().int().positive(),
+  variationId: z.number().int().positive().optional(),
+  quantity: z.number().int().min(1).max(MAX_LINE_QUANTITY),
+});
+export type CouponValidationLine = z.infer<typeof couponValidationLineSchema>;
+
 export const couponValidationRequestSchema = z.object({
   code: z.string().trim().min(1).max(100),
   subtotal: money.optional(),
+  /** The cart's lines: restrictions by product, category or spend are checked on them. */
+  lines: z.array(couponValidationLineSchema).max(50).optional(),
 });
 export type CouponValidationRequest = z.infer<typeof couponValidationRequestSchema>;
 
@@ -196,6 +206,10 @@ export const couponValidationResponseSchema = z.object({
   code: z.string(),
   discountType: z.string(),
   discount: z.number(),
+  /** The discount in cents on the lines sent, as WooCommerce spreads it. */
+  discountCents: z.number().int().nonnegative().optional(),
+  /** The coupon is bound to e-mail addresses: checked at the checkout. */
+  needsEmail: z.boolean().optional(),
 });
 export type CouponValidationResponse = z.infer<typeof couponValidationResponseSchema>;
 

@@ -75,6 +75,10 @@ function normalizeCategories(value: unknown): { slug: string; name: string }[] {
   );
 }
 
+function categoryIdsOf(value: unknown): number[] {
+  return Array.isArray(value) ? idList(value.map((c) => (isRecord(c) ? c.id : null))) : [];
+}
+
 const STOCK_STATUSES = ['instock', 'outofstock', 'onbackorder'] as const;
 
 /** A WooCommerce REST v3 product in the feed's shape; null for entries that are not products. */
@@ -102,6 +106,8 @@ export function normalizeProduct(raw: unknown): CatalogProduct | null {
     meta_data: meta,
     images: normalizeImages(raw.images),
     categories,
+    // rules "Coupons": the ids a coupon's category restrictions name.
+    categoryIds: categoryIdsOf(raw.categories),
     sale_price: sale ?? null,
     on_sale: raw.on_sale === true,
     // Untracked stock (manage_stock false) has no meaningful quantity.
@@ -220,19 +226,49 @@ export function withParentStock(
   );
 }
 
-/** A WooCommerce coupon; `minimum_amount` "0.00" means no minimum. */
+/** Whole ids of a WooCommerce id list (`product_ids`, `product_categories`, …). */
+function idList(value: unknown): number[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((v) => {
+    const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
+    return typeof n === 'number' && Number.isInteger(n) && n > 0 ? [n] : [];
+  });
+}
+
+function textList(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((v) => (typeof v === 'string' && v.trim() !== '' ? [v.trim()] : []));
+}
+
+function positiveOrNull(value: number | null | undefined): number | null {
+  return value !== null && value !== undefined && value > 0 ? value : null;
+}
+
+/**
+ * A WooCommerce coupon with every restriction the REST API returns (rules "Coupons");
+ * "0.00" amounts and 0 or null limits mean none.
+ */
 export function normalizeCoupon(raw: unknown): CatalogCoupon | null {
   if (!isRecord(raw) || typeof raw.code !== 'string' || raw.code.trim() === '') return null;
-  const minimum = parseMoney(raw.minimum_amount);
-  const limit = parseCount(raw.usage_limit);
   return {
     code: raw.code.trim(),
     discountType: str(raw.discount_type) || 'fixed_cart',
     amount: parseMoney(raw.amount) ?? 0,
     expiresAt: dateText(raw.date_expires),
-    usageLimit: limit !== null && limit > 0 ? limit : null,
+    usageLimit: positiveOrNull(parseCount(raw.usage_limit)),
     usageCount: Math.max(0, parseCount(raw.usage_count) ?? 0),
-    minimumAmount: minimum !== undefined && minimum > 0 ? minimum : null,
+    usageLimitPerUser: positiveOrNull(parseCount(raw.usage_limit_per_user)),
+    usedBy: textList(raw.used_by),
+    productIds: idList(raw.product_ids),
+    excludedProductIds: idList(raw.excluded_product_ids),
+    productCategories: idList(raw.product_categories),
+    excludedProductCategories: idList(raw.excluded_product_categories),
+    excludeSaleItems: raw.exclude_sale_items === true,
+    individualUse: raw.individual_use === true,
+    limitUsageToXItems: positiveOrNull(parseCount(raw.limit_usage_to_x_items)),
+    minimumAmount: positiveOrNull(parseMoney(raw.minimum_amount)),
+    maximumAmount: positiveOrNull(parseMoney(raw.maximum_amount)),
+    emailRestrictions: textList(raw.email_restrictions).map((e) => e.toLowerCase()),
   };
 }
 

@@ -1,9 +1,10 @@
+import { couponTerms } from '@awhh/machines';
 import type { CatalogCoupon } from '../catalog.port.js';
 
 /** One coupon per rule of rules "Coupons", so every answer can be tried in the demo. */
 export function demoCoupons(now: Date): CatalogCoupon[] {
   const year = now.getUTCFullYear();
-  return [
+  const coupons: Parameters<typeof couponTerms>[0][] = [
     {
       code: 'AFTERWORK10',
       discountType: 'percent',
@@ -58,5 +59,17 @@ export function demoCoupons(now: Date): CatalogCoupon[] {
       usageCount: 50,
       minimumAmount: null,
     },
+    {
+      // rules "Coupons": only the VIP tier of the harbour cruise (a product restriction).
+      code: 'NURVIP',
+      discountType: 'percent',
+      amount: 20,
+      expiresAt: null,
+      usageLimit: null,
+      usageCount: 0,
+      minimumAmount: null,
+      productIds: [1093],
+    },
   ];
+  return coupons.map(couponTerms);
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
+import { couponTerms } from '@awhh/machines';
 import pg from 'pg';
 import Stripe from 'stripe';
 import { configureApp, createFastifyAdapter, nestAppOptions } from '../../../src/app.factory.js';
@@ -135,16 +136,12 @@ function coupon(
   amount: number,
   extra: Partial<CatalogCoupon> = {},
 ): CatalogCoupon {
-  return {
+  return couponTerms({
     code,
     discountType,
     amount,
-    expiresAt: null,
-    usageLimit: null,
-    usageCount: 0,
-    minimumAmount: null,
     ...extra,
-  };
+  });
 }
 
 /** Empties every checkout table so each test starts from a clean store. */
