@@ -5,6 +5,7 @@ import { DoorModule } from './door/door.module.js';
 import { MailModule } from './mail/mail.module.js';
 import { OrdersModule } from './orders/orders.module.js';
 import { PrivacyModule } from './privacy/privacy.module.js';
+import { ShopModule } from './shop/shop.module.js';
 import { TicketsModule } from './tickets/tickets.module.js';
 import { WaitlistModule } from './waitlist/waitlist.module.js';
 import { AppConfigModule } from './common/app-config.module.js';
@@ -45,6 +46,7 @@ export class AppModule {
         MailModule,
         ContactModule,
         PrivacyModule,
+        ShopModule,
       );
     }
     // SiteModule goes last (only with config.staticDir and when the products side is

@@ -118,6 +118,20 @@ export class CatalogService implements OnApplicationBootstrap {
   }
 
   /** Not cached and not retried; throws on upstream failure so the caller can retry later. */
+  /**
+   * The shop changed a product or a coupon (rules "WooCommerce webhooks"): the next read
+   * revalidates every cached product and coupon, still served stale meanwhile.
+   */
+  invalidate(): void {
+    this.productsCache.invalidate();
+    for (const cache of this.couponCaches.values()) cache.invalidate();
+  }
+
+  /** Not cached and not retried; throws on upstream failure so the caller can retry later. */
+  async refundOrder(refund: OrderRefund): Promise<{ found: boolean; refundId: string | null }> {
+    return this.port.refundOrder(refund);
+  }
+
   async createOrder(order: OrderHandOff): Promise<{ id: string }> {
     const result = await this.port.createOrder(order);
     // Stock and coupon usage changed upstream.

@@ -37,6 +37,12 @@ export interface WooCommerceConfig {
   key: string;
   secret: string;
 }
+  /**
+   * WOOCOMMERCE_WEBHOOK_SECRET, the secret of the shop's webhooks (rules "WooCommerce
+   * webhooks"). Unset, the webhook endpoint is closed (503) and the site hears of the
+   * shop's changes only through its own reads.
+   */
+  webhookSecret?: string | null;
 
 export interface StripeConfig {
   secretKey: string;
@@ -176,6 +182,7 @@ function wooCommerceConfig(vars: {
   const { WOOCOMMERCE_URL: url, WOOCOMMERCE_KEY: key, WOOCOMMERCE_SECRET: secret } = vars;
   if (!url) {
     if (key || secret) {
+  WOOCOMMERCE_WEBHOOK_SECRET?: string;
       throw new ConfigError(
         'WOOCOMMERCE_URL',
         'is required when WOOCOMMERCE_KEY or WOOCOMMERCE_SECRET is set',
@@ -185,9 +192,20 @@ function wooCommerceConfig(vars: {
   }
   if (!key) throw new ConfigError('WOOCOMMERCE_KEY', 'is required when WOOCOMMERCE_URL is set');
   if (!secret) {
+    if (vars.WOOCOMMERCE_WEBHOOK_SECRET) {
+      throw new ConfigError(
+        'WOOCOMMERCE_URL',
+        'is required when WOOCOMMERCE_WEBHOOK_SECRET is set',
+      );
+    }
     throw new ConfigError('WOOCOMMERCE_SECRET', 'is required when WOOCOMMERCE_URL is set');
   }
-  return { url: readVariable('WOOCOMMERCE_URL', httpUrl, url), key, secret };
+  return {
+    url: readVariable('WOOCOMMERCE_URL', httpUrl, url),
+    key,
+    secret,
+    webhookSecret: vars.WOOCOMMERCE_WEBHOOK_SECRET ?? null,
+  };
 }
 
 /** Stripe: the secret key and its webhook secret together; STRIPE_API_BASE only beside them. */
@@ -316,6 +334,7 @@ const environment = z.preprocess(
       .transform(rule(wooCommerceConfig)),
     stripe: z
       .object({
+        WOOCOMMERCE_WEBHOOK_SECRET: variable(text),
         STRIPE_SECRET_KEY: variable(stripeSecretKey),
         STRIPE_WEBHOOK_SECRET: variable(text),
         STRIPE_API_BASE: variable(text),

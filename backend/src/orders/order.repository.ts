@@ -104,6 +104,7 @@ export class KyselyOrderRepository extends OrderRepository {
       ['payment_reference', key.paymentReference],
     ] as const) {
       if (!value) continue;
+      ['catalog_order_id', key.catalogOrderId],
       let query = this.db.selectFrom('orders').selectAll().where(column, '=', value);
       if (forUpdate) query = query.forUpdate();
       const row = await query.executeTakeFirst();

@@ -57,6 +57,20 @@ export type EventOutcome =
   | 'test'
   | 'duplicate';
 
+/**
+ * A WooCommerce delivery about an order, verified by the shop module: `id` is its key for
+ * deduplication, `label` what the webhook page shows (the topic), `reference` the order's
+ * `awhh_reference`, `catalogOrderId` WooCommerce's id, `cancelled` whether the order's
+ * status in the body is cancelled, refunded or failed.
+ */
+export interface ShopOrderDelivery {
+  id: string;
+  label: string;
+  reference: string | null;
+  catalogOrderId: string | null;
+  cancelled: boolean;
+}
+
 /** An order as the checkout priced it, before it has an id. */
 export interface OrderDraft<L extends DraftLine = DraftLine> {
   totals: OrderInput;
@@ -241,6 +255,45 @@ export class OrderService {
     this.afterCommit(applied.transition?.effects ?? []);
     this.logger.log({
       msg: 'payment event',
+      id: delivery.id,
+      type: delivery.label,
+      outcome: applied.outcome,
+    });
+    return applied.outcome;
+  }
+
+  /**
+   * A verified WooCommerce delivery about one of our orders (rules "Cancelled in the shop"),
+   * recorded by its key for good and applied in the same transaction: the order the shop
+   * reports cancelled, refunded or failed becomes `canceledInShop`. `cancelled` is read from
+   * the order's status in the delivery's body, never from its topic.
+   */
+  async receiveFromShop(delivery: ShopOrderDelivery): Promise<EventOutcome> {
+    const now = Date.now();
+    const applied = await this.store.write(async (tx): Promise<Applied> => {
+      const events = tx.get(WebhookEventRepository);
+      if (!(await events.record({ id: delivery.id, type: delivery.label }, now))) {
+        return { outcome: 'duplicate' };
+      }
+      let applied: Applied = { outcome: 'ignored' };
+      if (delivery.cancelled) {
+        const order = await tx.get(OrderRepository).lock({
+          id: delivery.reference,
+          catalogOrderId: delivery.catalogOrderId,
+        });
+        if (!order) applied = { outcome: 'unknown_order' };
+        else {
+          const next = transitionOrder(order.status, order.context, { type: 'shop.cancelled' });
+          const saved = await this.commit(tx, order, next, now, NO_FACTS);
+          applied = { outcome: outcomeOf(next), order: saved, transition: next };
+        }
+      }
+      await events.setOutcome(delivery.id, applied.outcome);
+      return applied;
+    });
+    this.afterCommit(applied.transition?.effects ?? []);
+    this.logger.log({
+      msg: 'shop event',
       id: delivery.id,
       type: delivery.label,
       outcome: applied.outcome,
@@ -518,6 +571,7 @@ function orderLine(line: DraftLine): OrderLine {
 function outcomeOf(next: OrderTransition): EventOutcome {
   if (!next.changed) return 'unchanged';
   if (next.status === 'refunded') return 'refunded';
+  if (next.status === 'canceledInShop') return 'canceled';
   if (next.status === 'disputed')
     return next.effects.includes('tickets.revoke') ? 'disputed' : 'unchanged';
   if (next.effects.includes('tickets.restore')) return 'dispute_won';

@@ -67,7 +67,7 @@ const paymentsProvider: Provider = {
     storeRepository(OrderRepository, (db, kind) => new KyselyOrderRepository(db, kind)),
     storeRepository(WebhookEventRepository, (db) => new KyselyWebhookEventRepository(db)),
   ],
-  exports: [CheckoutOptions, OrderEffects, OrderRepository, PaymentsPort],
+  exports: [CheckoutOptions, OrderEffects, OrderRepository, OrderService, PaymentsPort],
 })
 export class OrdersModule {
   constructor(

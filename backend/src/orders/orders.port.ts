@@ -59,6 +59,8 @@ export interface OrderKey {
   sessionId?: string | null;
   /** The provider's payment id: a refund at the provider names only that. */
   paymentReference?: string | null;
+  /** WooCommerce's id of the handed-off order: a change in the shop names that. */
+  catalogOrderId?: string | null;
 }
 
 /** The order with its lines; its places are its holds (`holds/`, owned by the order's id). */
