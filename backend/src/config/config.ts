@@ -36,13 +36,13 @@ export interface WooCommerceConfig {
   url: string;
   key: string;
   secret: string;
-}
   /**
    * WOOCOMMERCE_WEBHOOK_SECRET, the secret of the shop's webhooks (rules "WooCommerce
    * webhooks"). Unset, the webhook endpoint is closed (503) and the site hears of the
    * shop's changes only through its own reads.
    */
   webhookSecret?: string | null;
+}
 
 export interface StripeConfig {
   secretKey: string;
@@ -178,26 +178,26 @@ function wooCommerceConfig(vars: {
   WOOCOMMERCE_URL?: string;
   WOOCOMMERCE_KEY?: string;
   WOOCOMMERCE_SECRET?: string;
+  WOOCOMMERCE_WEBHOOK_SECRET?: string;
 }): WooCommerceConfig | null {
   const { WOOCOMMERCE_URL: url, WOOCOMMERCE_KEY: key, WOOCOMMERCE_SECRET: secret } = vars;
   if (!url) {
     if (key || secret) {
-  WOOCOMMERCE_WEBHOOK_SECRET?: string;
       throw new ConfigError(
         'WOOCOMMERCE_URL',
         'is required when WOOCOMMERCE_KEY or WOOCOMMERCE_SECRET is set',
       );
     }
-    return null;
-  }
-  if (!key) throw new ConfigError('WOOCOMMERCE_KEY', 'is required when WOOCOMMERCE_URL is set');
-  if (!secret) {
     if (vars.WOOCOMMERCE_WEBHOOK_SECRET) {
       throw new ConfigError(
         'WOOCOMMERCE_URL',
         'is required when WOOCOMMERCE_WEBHOOK_SECRET is set',
       );
     }
+    return null;
+  }
+  if (!key) throw new ConfigError('WOOCOMMERCE_KEY', 'is required when WOOCOMMERCE_URL is set');
+  if (!secret) {
     throw new ConfigError('WOOCOMMERCE_SECRET', 'is required when WOOCOMMERCE_URL is set');
   }
   return {
@@ -330,11 +330,11 @@ const environment = z.preprocess(
         WOOCOMMERCE_URL: variable(text),
         WOOCOMMERCE_KEY: variable(text),
         WOOCOMMERCE_SECRET: variable(text),
+        WOOCOMMERCE_WEBHOOK_SECRET: variable(text),
       })
       .transform(rule(wooCommerceConfig)),
     stripe: z
       .object({
-        WOOCOMMERCE_WEBHOOK_SECRET: variable(text),
         STRIPE_SECRET_KEY: variable(stripeSecretKey),
         STRIPE_WEBHOOK_SECRET: variable(text),
         STRIPE_API_BASE: variable(text),

@@ -102,9 +102,9 @@ export class KyselyOrderRepository extends OrderRepository {
       ['id', key.id],
       ['session_id', key.sessionId],
       ['payment_reference', key.paymentReference],
+      ['catalog_order_id', key.catalogOrderId],
     ] as const) {
       if (!value) continue;
-      ['catalog_order_id', key.catalogOrderId],
       let query = this.db.selectFrom('orders').selectAll().where(column, '=', value);
       if (forUpdate) query = query.forUpdate();
       const row = await query.executeTakeFirst();
