@@ -46,6 +46,7 @@ describe('routing through nginx', () => {
     ['POST', '/api/checkout/session'],
     ['GET', '/api/checkout/session/cs_unknown'],
     ['POST', '/api/checkout/webhook'],
+    ['POST', '/api/webhooks/woocommerce'],
     ['POST', '/api/contact'],
     ['GET', '/api/mail-test'],
     ['GET', '/api/checkin/events'],
@@ -90,6 +91,24 @@ describe('routing through nginx', () => {
     expect(res.headers.get('x-served-by')).toBe('checkout');
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toMatch(/json/);
+  });
+  it('routes WooCommerce\'s webhooks to checkout (rules "WooCommerce webhooks"): the app\'s own answer, not an nginx page', async () => {
+    const res = await get('/api/webhooks/woocommerce', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-wc-webhook-topic': 'order.updated',
+        'x-wc-webhook-signature': 'AAAA',
+      },
+      body: '{"id":1,"status":"cancelled"}',
+    });
+    expect(res.headers.get('x-served-by')).toBe('checkout');
+    expect(res.headers.get('content-type')).toMatch(/json/);
+    // The stack runs without WOOCOMMERCE_WEBHOOK_SECRET: the checkout process says so itself.
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { message: string }).message).toBe(
+      'Webhooks von WooCommerce sind hier nicht eingerichtet.',
+    );
   });
 });
 
