@@ -220,6 +220,10 @@ describe('configuration from the environment', () => {
         'WOOCOMMERCE_SECRET is required when WOOCOMMERCE_URL is set',
       ],
       [
+        { WOOCOMMERCE_WEBHOOK_SECRET: 'wh_1' },
+        'WOOCOMMERCE_URL is required when WOOCOMMERCE_WEBHOOK_SECRET is set',
+      ],
+      [
         { ...wooEnv, WOOCOMMERCE_URL: 'shop.example' },
         'WOOCOMMERCE_URL must be an absolute http(s) URL (got "shop.example")',
       ],
@@ -394,6 +398,19 @@ describe('configuration from the environment', () => {
       waitlistOfferHours: 0.5,
     });
     expect(parseConfig({}).staticDir).toMatch(/frontend\/dist$/);
+    // README "WooCommerce webhooks": the webhooks' secret is optional beside the shop.
+    const shop = {
+      WOOCOMMERCE_URL: 'https://shop.example',
+      WOOCOMMERCE_KEY: 'ck_1',
+      WOOCOMMERCE_SECRET: 'cs_1',
+    };
+    expect(parseConfig(shop).woocommerce).toMatchObject({ webhookSecret: null });
+    expect(parseConfig({ ...shop, WOOCOMMERCE_WEBHOOK_SECRET: ' ' }).woocommerce).toMatchObject({
+      webhookSecret: null,
+    });
+    expect(
+      parseConfig({ ...shop, WOOCOMMERCE_WEBHOOK_SECRET: ' s3cr3t ' }).woocommerce,
+    ).toMatchObject({ webhookSecret: 's3cr3t' });
     expect(
       parseConfig({
         PUBLIC_URL: 'https://afterwork.example/hamburg/',
