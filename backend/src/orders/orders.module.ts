@@ -67,7 +67,14 @@ const paymentsProvider: Provider = {
     storeRepository(OrderRepository, (db, kind) => new KyselyOrderRepository(db, kind)),
     storeRepository(WebhookEventRepository, (db) => new KyselyWebhookEventRepository(db)),
   ],
-  exports: [CheckoutOptions, OrderEffects, OrderRepository, OrderService, PaymentsPort],
+  exports: [
+    CheckoutOptions,
+    OrderEffects,
+    OrderRepository,
+    OrderService,
+    PaymentsPort,
+    WebhookEventRepository,
+  ],
 })
 export class OrdersModule {
   constructor(

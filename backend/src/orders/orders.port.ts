@@ -100,11 +100,20 @@ export interface RecordedEvent {
   outcome: string;
 }
 
+/**
+ * WooCommerce's deliveries share the table, their type prefixed (rules "WooCommerce
+ * webhooks"); /webhook-test shows them apart from the payment provider's.
+ */
+export const SHOP_EVENT_PREFIX = 'woocommerce:';
+
+/** Whose events a list shows: the payment provider's or the shop's. */
+export type EventSource = 'payments' | 'shop';
+
 /** Provider events by id, kept for good: the provider retries for days (rules "Webhook"). */
 export abstract class WebhookEventRepository {
   /** False when an event with this id was recorded before. */
   abstract record(event: { id: string; type: string }, now: number): Promise<boolean>;
   abstract setOutcome(id: string, outcome: string): Promise<void>;
-  /** Newest first. */
-  abstract recent(limit: number): Promise<RecordedEvent[]>;
+  /** Newest first, of one source (the shop's: types with SHOP_EVENT_PREFIX). */
+  abstract recent(limit: number, source: EventSource): Promise<RecordedEvent[]>;
 }

@@ -1,5 +1,10 @@
 import type { StoreDb } from '../store/store.database.js';
-import { type RecordedEvent, WebhookEventRepository } from './orders.port.js';
+import {
+  type EventSource,
+  type RecordedEvent,
+  SHOP_EVENT_PREFIX,
+  WebhookEventRepository,
+} from './orders.port.js';
 
 export class KyselyWebhookEventRepository extends WebhookEventRepository {
   constructor(private readonly db: StoreDb) {
@@ -20,10 +25,13 @@ export class KyselyWebhookEventRepository extends WebhookEventRepository {
     await this.db.updateTable('webhook_events').set({ outcome }).where('id', '=', id).execute();
   }
 
-  async recent(limit: number): Promise<RecordedEvent[]> {
+  async recent(limit: number, source: EventSource): Promise<RecordedEvent[]> {
+    // The prefix holds no LIKE wildcards.
+    const shop = `${SHOP_EVENT_PREFIX}%`;
     const rows = await this.db
       .selectFrom('webhook_events')
       .select(['type', 'received_at', 'outcome'])
+      .where('type', source === 'shop' ? 'like' : 'not like', shop)
       .orderBy('received_at', 'desc')
       .limit(limit)
       .execute();

@@ -34,7 +34,7 @@ export class WebhookService {
 
   /** rules "Test pages": recent webhook events (type, time, outcome). */
   async recent(): Promise<{ mode: string; events: RecentEvent[] }> {
-    const events = await this.events.recent(this.options.recentEventsLimit);
+    const events = await this.events.recent(this.options.recentEventsLimit, 'payments');
     return {
       mode: this.payments.name,
       events: events.map((e) => ({

@@ -1,13 +1,16 @@
 import {
   Controller,
+  Get,
   Headers,
   HttpCode,
   Inject,
   Post,
   type RawBodyRequest,
   Req,
+  UseGuards,
 } from '@nestjs/common';
 import { apiError } from '../common/api-error.js';
+import { InternalPageGuard } from '../common/internal-page.guard.js';
 import { RateLimit } from '../common/rate-limit.js';
 import { ShopWebhookService } from './shop-webhook.service.js';
 
@@ -39,5 +42,12 @@ export class ShopWebhookController {
       webhookId,
     });
     return { received: true, outcome };
+  }
+
+  /** For the webhook test page: topic, time and outcome only, no personal data. */
+  @Get('events')
+  @UseGuards(InternalPageGuard)
+  recent() {
+    return this.webhooks.recent();
   }
 }

@@ -3,6 +3,7 @@ import { apiError } from '../common/api-error.js';
 import { AppConfig } from '../config/config.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { type EventOutcome, OrderService } from '../orders/order.service.js';
+import { SHOP_EVENT_PREFIX, WebhookEventRepository } from '../orders/orders.port.js';
 import {
   readWooDelivery,
   type WooWebhookHeaders,
@@ -26,7 +27,22 @@ export class ShopWebhookService {
     @Inject(AppConfig) private readonly config: AppConfig,
     @Inject(OrderService) private readonly orders: OrderService,
     @Inject(CatalogService) private readonly catalog: CatalogService,
+    @Inject(WebhookEventRepository) private readonly events: WebhookEventRepository,
   ) {}
+
+  /** rules "Test pages": the shop's last deliveries (topic, time, outcome; no bodies). */
+  async recent(
+    limit = 20,
+  ): Promise<{ events: { type: string; receivedAt: string; outcome: string }[] }> {
+    const events = await this.events.recent(limit, 'shop');
+    return {
+      events: events.map((e) => ({
+        type: e.type.slice(SHOP_EVENT_PREFIX.length),
+        receivedAt: new Date(e.receivedAt).toISOString(),
+        outcome: e.outcome,
+      })),
+    };
+  }
 
   async deliver(rawBody: Buffer, headers: WooWebhookHeaders): Promise<ShopOutcome> {
     const secret = this.config.woocommerce?.webhookSecret;
@@ -48,7 +64,7 @@ export class ShopWebhookService {
       throw apiError(401, 'Die Signatur dieses Webhook-Aufrufs fehlt oder ist ungültig.');
     }
     if (delivery.kind === 'ping') return 'ping';
-    const label = `woocommerce:${delivery.topic || 'unbekannt'}`;
+    const label = `${SHOP_EVENT_PREFIX}${delivery.topic || 'unbekannt'}`;
     if (delivery.resource === 'order') {
       const state = wooOrderState(delivery.body);
       return this.orders.receiveFromShop({
@@ -60,7 +76,13 @@ export class ShopWebhookService {
       });
     }
     if (delivery.resource === 'product' || delivery.resource === 'coupon') {
+      // Kept like the orders' deliveries, so /webhook-test lists them and a redelivery is
+      // applied once.
+      if (!(await this.events.record({ id: delivery.key, type: label }, Date.now()))) {
+        return 'duplicate';
+      }
       this.catalog.invalidate();
+      await this.events.setOutcome(delivery.key, 'catalog_changed');
       this.logger.log({ msg: 'shop event', type: label, outcome: 'catalog_changed' });
       return 'catalog_changed';
     }

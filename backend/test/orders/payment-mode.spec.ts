@@ -20,6 +20,7 @@ const INTERNAL = [
   { method: 'GET', url: '/api/checkout/webhook/events' },
   { method: 'GET', url: '/api/waitlist/counts' },
   { method: 'POST', url: '/api/checkout/webhook/test' },
+  { method: 'GET', url: '/api/webhooks/woocommerce/events' },
 ];
 
 /** The test mailbox: buyers' mails with their ticket links, never public in production. */
@@ -82,6 +83,9 @@ describe('payments only on purpose', () => {
     const sent = await inject(app, INTERNAL[2]!);
     expect(sent.statusCode).toBe(200);
     expect(sent.json()).toMatchObject({ received: true, outcome: 'test' });
+    const shop = await inject(app, INTERNAL[3]!);
+    expect(shop.statusCode).toBe(200);
+    expect(shop.json()).toEqual({ events: [] });
     for (const request of MAILBOX) expect((await inject(app, request)).statusCode).toBe(200);
   });
 });

@@ -115,6 +115,38 @@ describe.each(DATABASES)('rules "WooCommerce webhooks" (%s)', (kind) => {
     expect((await send(app, REC.orderUpdatedRefunded)).json().outcome).toBe('unknown_order');
   });
 
+  it('rules "Test pages": /webhook-test lists the shop\'s deliveries apart from the payment provider\'s', async () => {
+    await send(app, REC.ping);
+    await send(app, REC.productUpdatedVariationStock);
+    await send(app, REC.orderUpdatedCancelled);
+    // A product delivery sent again is applied once too.
+    expect((await send(app, REC.productUpdatedVariationStock)).json().outcome).toBe('duplicate');
+    await deliver(
+      app,
+      signedDelivery({
+        id: 'evt_expired_list',
+        type: 'checkout.session.expired',
+        object: { id: 'cs_unknown_list' },
+      }),
+    );
+
+    const shop = await inject(app, { method: 'GET', url: '/api/webhooks/woocommerce/events' });
+    expect(shop.statusCode).toBe(200);
+    const events = shop.json().events as { type: string; receivedAt: string; outcome: string }[];
+    expect(events.map((e) => [e.type, e.outcome]).sort()).toEqual([
+      ['order.updated', 'unknown_order'],
+      ['product.updated', 'catalog_changed'],
+    ]);
+    // Topic, time and outcome only: never a body, an address or an id.
+    expect(Object.keys(events[0]!).sort()).toEqual(['outcome', 'receivedAt', 'type']);
+    expect(new Date(events[0]!.receivedAt).getTime()).toBeGreaterThan(0);
+
+    const payments = await inject(app, { method: 'GET', url: '/api/checkout/webhook/events' });
+    expect((payments.json().events as { type: string }[]).map((e) => e.type)).toEqual([
+      'checkout.session.expired',
+    ]);
+  });
+
   /** Two seats of event 101, paid through Stripe and handed off; our order id and the shop's. */
   async function handedOffOrder() {
     const res = await postCheckout(app, checkoutBody([line(101, 25, 2)]));

@@ -13,7 +13,9 @@ import {
   type OrderLine,
   OrderRepository,
   type OpenCheckouts,
+  type EventSource,
   type RecordedEvent,
+  SHOP_EVENT_PREFIX,
   WebhookEventRepository,
 } from '../../../src/orders/orders.port.js';
 import { JobRepository, type LeasedJob, type NewJob } from '../../../src/jobs/jobs.port.js';
@@ -368,8 +370,9 @@ export class InMemoryWebhookEventRepository extends WebhookEventRepository {
     if (event) event.outcome = outcome;
   }
 
-  async recent(limit: number): Promise<RecordedEvent[]> {
+  async recent(limit: number, source: EventSource): Promise<RecordedEvent[]> {
     return [...this.data.webhookEvents.values()]
+      .filter((e) => e.type.startsWith(SHOP_EVENT_PREFIX) === (source === 'shop'))
       .sort((a, b) => b.receivedAt - a.receivedAt)
       .slice(0, limit);
   }
