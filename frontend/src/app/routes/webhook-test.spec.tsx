@@ -34,8 +34,23 @@ describe('webhook test page', () => {
         },
       },
       'GET /api/waitlist/counts': { body: { rows: [] } },
+      'GET /api/webhooks/woocommerce/events': {
+        body: {
+          events: [
+            {
+              type: 'order.updated',
+              receivedAt: '2026-05-01T10:01:00.000Z',
+              outcome: 'canceled',
+            },
+          ],
+        },
+      },
     });
     expect(await screen.findByText('awhh.webhook_test')).toBeInTheDocument();
+    // rules "WooCommerce webhooks": the shop's deliveries in their own section.
+    expect(screen.getByRole('heading', { name: 'WooCommerce' })).toBeInTheDocument();
+    expect(await screen.findByText('order.updated')).toBeInTheDocument();
+    expect(screen.getByText('canceled')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Test-Ereignis senden' })).toBeInTheDocument();
     expect(screen.queryByText(new RegExp(CLOSED))).toBeNull();
   });

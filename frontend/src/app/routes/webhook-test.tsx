@@ -11,6 +11,7 @@ import styles from './text-page.module.css';
 const WEBHOOK_API = {
   events: '/api/checkout/webhook/events',
   test: '/api/checkout/webhook/test',
+  shopEvents: '/api/webhooks/woocommerce/events',
 } as const;
 
 interface WebhookEventRow {
@@ -38,9 +39,81 @@ function formatTime(iso: string | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : timeFormat.format(d);
 }
 
+function EventTable({ rows, typeLabel }: { rows: WebhookEventRow[]; typeLabel: string }) {
+  return (
+    <div style={{ overflowX: 'auto' }}>
+      <table className={styles.table}>
+        <thead>
+          <tr>
+            <th scope="col">{typeLabel}</th>
+            <th scope="col">Zeit</th>
+            <th scope="col">Ergebnis</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, i) => (
+            <tr key={row.id ?? `${row.receivedAt ?? row.time}-${i}`}>
+              <td>
+                <code>{row.type}</code>
+              </td>
+              <td>{formatTime(row.receivedAt ?? row.time)}</td>
+              <td>{row.outcome}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * rules "WooCommerce webhooks": the shop's last deliveries (topic, time, outcome), apart
+ * from the payment provider's events.
+ */
+function ShopDeliveries() {
+  const [rows, setRows] = useState<WebhookEventRow[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    apiGet<{ events: WebhookEventRow[] }>(WEBHOOK_API.shopEvents).then(
+      (data) => {
+        if (!live) return;
+        setRows(data?.events ?? []);
+        setLoadError(null);
+      },
+      (error: unknown) => {
+        if (live) setLoadError(errorText(error));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [attempt]);
+
+  return (
+    <>
+      <h2>WooCommerce</h2>
+      <p>Die letzten Webhook-Lieferungen des Shops – nur Thema, Zeit und Ergebnis.</p>
+      {loadError ? (
+        <ErrorState message={loadError} onRetry={() => setAttempt((n) => n + 1)} />
+      ) : rows === null ? (
+        <Loading label="Lieferungen werden geladen">
+          <Skeleton height="1rem" width="100%" />
+        </Loading>
+      ) : rows.length === 0 ? (
+        <p>Noch keine Lieferungen von WooCommerce empfangen.</p>
+      ) : (
+        <EventTable rows={rows} typeLabel="Thema" />
+      )}
+    </>
+  );
+}
+
 export const handle = staticMeta(
   'Webhook-Test',
-  'Interne Testseite: eingegangene Zahlungsereignisse.',
+  'Interne Testseite: eingegangene Zahlungsereignisse und Lieferungen des Shops.',
   { noindex: true },
 );
 
@@ -95,7 +168,7 @@ export function Component() {
     <Page
       title="Webhook-Test"
       eyebrow="Interne Testseite"
-      lead="Die letzten Ereignisse des Zahlungsdienstes – nur Typ, Zeit und Ergebnis."
+      lead="Die letzten Ereignisse des Zahlungsdienstes und des Shops – nur Typ, Zeit und Ergebnis."
     >
       {children}
     </Page>
@@ -103,8 +176,8 @@ export function Component() {
   if (closed !== null) {
     return page(
       <p className={styles.notice}>
-        {closed} Zahlungsereignisse und Wartelisten sieht der Veranstalter im Dashboard des
-        Zahlungsdienstes und im Shop.
+        {closed} Zahlungsereignisse, Lieferungen des Shops und Wartelisten sieht der Veranstalter im
+        Dashboard des Zahlungsdienstes und im Shop.
       </p>,
     );
   }
@@ -146,29 +219,11 @@ export function Component() {
         ) : rows.length === 0 ? (
           <p>Noch keine Ereignisse empfangen.</p>
         ) : (
-          <div style={{ overflowX: 'auto' }}>
-            <table className={styles.table}>
-              <thead>
-                <tr>
-                  <th scope="col">Typ</th>
-                  <th scope="col">Zeit</th>
-                  <th scope="col">Ergebnis</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row, i) => (
-                  <tr key={row.id ?? `${row.receivedAt ?? row.time}-${i}`}>
-                    <td>
-                      <code>{row.type}</code>
-                    </td>
-                    <td>{formatTime(row.receivedAt ?? row.time)}</td>
-                    <td>{row.outcome}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <EventTable rows={rows} typeLabel="Typ" />
         )}
+      </div>
+      <div className={styles.panel}>
+        <ShopDeliveries />
       </div>
       {/* rules "Waiting list": the organizer's queue lengths, counts only. */}
       <div className={styles.panel}>
