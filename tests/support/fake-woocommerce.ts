@@ -310,6 +310,22 @@ export class FakeWooCommerce {
       return { status: 200, body: order, headers: apiHeaders(ALLOW_ITEM) };
     }
     if (method === 'POST' && path === `${WC}/orders`) return this.createOrder(body);
+    if (method === 'DELETE' && m) return this.deleteOrder(Number(m[1]), q);
+    m = /^\/wp-json\/wc\/v3\/orders\/(\d+)\/refunds$/.exec(path);
+    if (m && (method === 'GET' || method === 'POST')) {
+      const order = this.orders.find((o) => o.id === Number(m![1]));
+      if (!order) return invalidId('woocommerce_rest_shop_order_invalid_id', ALLOW_COLLECTION);
+      if (method === 'GET') {
+        return this.page(
+          path,
+          q,
+          [...this.refundsOf(order.id)].reverse(),
+          'empty',
+          ALLOW_COLLECTION,
+        );
+      }
+      return this.createRefund(order, body);
+    }
     if (method === 'GET' && path === `${WP}/posts`) {
       const status = q.get('status') ?? 'publish';
       const posts = this.posts
@@ -548,6 +564,121 @@ export class FakeWooCommerce {
         Allow: ALLOW_COLLECTION,
       },
     };
+  }
+
+  /** Refunds created through `POST /orders/{id}/refunds`, by order id, oldest first. */
+  readonly refunds = new Map<number, Record<string, unknown>[]>();
+
+  refundsOf(orderId: number): Record<string, unknown>[] {
+    return this.refunds.get(orderId) ?? [];
+  }
+
+  /**
+   * `DELETE /orders/{id}`: with `force=true` the order (or draft) is gone and the answer is
+   * the order as it was; without, it goes to the trash.
+   */
+  private deleteOrder(id: number, q: URLSearchParams): Answer {
+    const list = this.orders.some((o) => o.id === id) ? this.orders : this.drafts;
+    const index = list.findIndex((o) => o.id === id);
+    if (index < 0) return invalidId('woocommerce_rest_shop_order_invalid_id', ALLOW_ITEM);
+    const order = list[index]!;
+    if (q.get('force') === 'true') list.splice(index, 1);
+    else order.status = 'trash';
+    return { status: 200, body: order, headers: apiHeaders(ALLOW_ITEM) };
+  }
+
+  /**
+   * `POST /orders/{id}/refunds` as recorded (`orders.32.refunds.create`): 201 with the
+   * refund (`refunded_payment: false` for `api_refund: false`); refunded in full, the
+   * order becomes `refunded`. Stock comes back only for `line_items` with a quantity and
+   * `restock_items: true`; without line items it does not (recorded).
+   */
+  private createRefund(order: WooOrder, body: unknown): Answer {
+    const posted = isRecord(body) ? body : {};
+    const now = this.clock();
+    const date = wpDate(now);
+    const amount = Number.parseFloat(String(posted.amount ?? '0'));
+    const id = this.nextPostId();
+    const lineItems: Record<string, unknown>[] = [];
+    for (const item of Array.isArray(posted.line_items) ? posted.line_items : []) {
+      if (!isRecord(item)) continue;
+      const line = order.line_items.find((l) => l.id === Number(item.id));
+      if (!line) continue;
+      const quantity = Number(item.quantity) || 0;
+      const total = Number.parseFloat(String(item.refund_total ?? '0')) || 0;
+      lineItems.push({
+        id: this.nextItemId(),
+        name: line.name,
+        product_id: line.product_id,
+        variation_id: line.variation_id,
+        quantity: -quantity,
+        subtotal: money(-Math.round(total * 100)),
+        total: money(-Math.round(total * 100)),
+        meta_data: [{ id: this.nextItemId(), key: '_refunded_item_id', value: String(line.id) }],
+      });
+      if (posted.restock_items === true && quantity > 0) {
+        this.restock(Number(line.product_id), Number(line.variation_id) || 0, quantity, now);
+      }
+    }
+    const before = this.refundsOf(order.id).reduce((sum, r) => sum + Number(r.amount), 0);
+    const full = Math.round((before + amount) * 100) >= Math.round(Number(order.total) * 100);
+    const meta = (Array.isArray(posted.meta_data) ? posted.meta_data : [])
+      .filter(isRecord)
+      .map((m) => ({ id: this.nextItemId(), key: String(m.key), value: m.value }));
+    const refund: Record<string, unknown> = {
+      id,
+      date_created: date.local,
+      date_created_gmt: date.gmt,
+      amount: amount.toFixed(2),
+      reason: typeof posted.reason === 'string' ? posted.reason : '',
+      refunded_by: 1,
+      refunded_payment: false,
+      meta_data: [
+        ...meta,
+        { id: this.nextItemId(), key: '_refund_type', value: full ? 'full' : 'partial' },
+      ],
+      line_items: lineItems,
+      shipping_lines: [],
+      tax_lines: [],
+      fee_lines: [],
+      _links: {
+        self: [{ href: `${SHOP_URL}${WC}/orders/${order.id}/refunds/${id}` }],
+        collection: [{ href: `${SHOP_URL}${WC}/orders/${order.id}/refunds` }],
+        up: [{ href: `${SHOP_URL}${WC}/orders/${order.id}` }],
+      },
+    };
+    this.refunds.set(order.id, [...this.refundsOf(order.id), refund]);
+    order.refunds = [
+      { id, reason: refund.reason, total: `-${amount.toFixed(2)}` },
+      ...(Array.isArray(order.refunds) ? order.refunds : []),
+    ];
+    if (full) order.status = 'refunded';
+    touch(order, now);
+    return {
+      status: 201,
+      body: refund,
+      headers: {
+        Link: API_LINK,
+        // Literally so (recorded): WooCommerce fills in no id.
+        Location: `${SHOP_URL}${WC}/orders/(?P<order_id>[\\d]+)/refunds/${id}`,
+        Allow: ALLOW_COLLECTION,
+      },
+    };
+  }
+
+  private restock(productId: number, variationId: number, quantity: number, now: Date): void {
+    const product = this.products.find((p) => p.id === productId);
+    const variation = variationId ? this.variations.find((v) => v.id === variationId) : undefined;
+    const holder =
+      variation && variation.manage_stock === true
+        ? variation
+        : (!variation || variation.manage_stock === 'parent') && product?.manage_stock === true
+          ? product
+          : undefined;
+    if (!holder || holder.stock_quantity === null) return;
+    holder.stock_quantity += quantity;
+    holder.stock_status = holder.stock_quantity > 0 ? 'instock' : 'outofstock';
+    touch(holder, now);
   }
 
   /** WordPress hands out one id sequence for products, coupons, posts and orders. */

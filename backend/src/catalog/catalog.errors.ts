@@ -2,7 +2,15 @@ import type { PublicError } from '../common/api-error.js';
 
 /** Why the catalog could not answer; the API turns every kind into 502/503 for visitors. */
 export type CatalogErrorKind =
-  'auth' | 'not_found' | 'rate_limited' | 'upstream' | 'timeout' | 'network' | 'invalid_response';
+  | 'auth'
+  | 'not_found'
+  | 'rate_limited'
+  | 'upstream'
+  | 'timeout'
+  | 'network'
+  | 'invalid_response'
+  /** The shop refused an order it was handed (a 4xx): sending it again never succeeds. */
+  | 'refused';
 
 export const CATALOG_UNAVAILABLE_MESSAGE =
   'Unser Veranstaltungskatalog ist gerade nicht erreichbar. Bitte versuche es in einem Moment erneut.';
@@ -14,6 +22,9 @@ export const CATALOG_UNAVAILABLE_MESSAGE =
 export class CatalogError extends Error implements PublicError {
   readonly publicStatus = 503;
   readonly publicMessage = CATALOG_UNAVAILABLE_MESSAGE;
+
+  /** The shop's answer to a refused write (JSON), kept for the adapter; never logged. */
+  body?: string;
 
   constructor(
     readonly kind: CatalogErrorKind,

@@ -109,6 +109,22 @@ export interface OrderHandOff {
   paymentReference: string;
 }
 
+/** Money that went back at the payment provider, to be recorded by the shop. */
+export interface OrderRefund {
+  /** The order's reference (`awhh_reference`). */
+  reference: string;
+  /** The shop's order id when known; else the shop looks it up by reference. */
+  catalogOrderId: string | null;
+  /** Everything the provider has refunded so far, integer cents. */
+  refundedTotal: number;
+  /** The order's total, integer cents: refunded in full, every line goes back to stock. */
+  orderTotal: number;
+  /** The provider's id of the latest refund. */
+  refundReference: string;
+  /** Refunded on the built-in test provider. */
+  testMode: boolean;
+}
+
 /** Catalog port: products, coupons, posts and the order hand-off. Adapters do the I/O. */
 export abstract class CatalogPort {
   /** Every published product, shaped as the feed of rules §7 (prices as numbers). */
@@ -116,8 +132,19 @@ export abstract class CatalogPort {
   /** The coupon with this code (case-insensitive), or null. */
   abstract findCoupon(code: string): Promise<CatalogCoupon | null>;
   abstract listPosts(): Promise<CatalogPost[]>;
-  /** Idempotent by `order.reference`; returns the catalog's order id. */
+  /**
+   * Idempotent by `order.reference`; returns the catalog's order id. A shop that refuses
+   * the order for good throws a `CatalogError` of kind `refused` with the shop's message,
+   * having removed any draft the refusal left behind (rules "Hand-off refused").
+   */
   abstract createOrder(order: OrderHandOff): Promise<{ id: string }>;
+  /**
+   * Brings the shop's refunds of a handed-off order up to `refundedTotal` (rules "Refunds
+   * reach the shop"): reads the refunds it has and creates one for the difference, tagged
+   * with `refundReference`; nothing when they add up already, so running it twice refunds
+   * once. `found: false` when the shop has no order with this reference.
+   */
+  abstract refundOrder(refund: OrderRefund): Promise<{ found: boolean; refundId: string | null }>;
   /** Adapter name for readiness reports ("woocommerce" or "demo"). */
   abstract readonly name: string;
 }

@@ -8,6 +8,7 @@ import {
   type CatalogPost,
   type CatalogProduct,
   type OrderHandOff,
+  type OrderRefund,
 } from './catalog.port.js';
 
 /** Coupon lookups are cached per code; bounded so random codes cannot grow memory. */
@@ -117,7 +118,6 @@ export class CatalogService implements OnApplicationBootstrap {
     return options.fresh ? cache.refresh() : cache.get();
   }
 
-  /** Not cached and not retried; throws on upstream failure so the caller can retry later. */
   /**
    * The shop changed a product or a coupon (rules "WooCommerce webhooks"): the next read
    * revalidates every cached product and coupon, still served stale meanwhile.
@@ -132,6 +132,7 @@ export class CatalogService implements OnApplicationBootstrap {
     return this.port.refundOrder(refund);
   }
 
+  /** Not cached and not retried; throws on upstream failure so the caller can retry later. */
   async createOrder(order: OrderHandOff): Promise<{ id: string }> {
     const result = await this.port.createOrder(order);
     // Stock and coupon usage changed upstream.

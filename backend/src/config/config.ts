@@ -12,6 +12,7 @@ import {
   logLevel,
   mailFrom,
   modules,
+  organizerEmail,
   paymentProvider,
   smtpUrl,
   staticDir,
@@ -122,6 +123,8 @@ export interface AppConfigShape {
    * visitors directly; the stack and compose name their nginx.
    */
   trustProxy: boolean | string;
+  /** ORGANIZER_EMAIL: the organizer's address for what needs a hand; null: a warning log. */
+  organizerEmail?: string | null;
 }
 
 /** Names the variable and what is wrong with it, so ops can fix it without reading code. */
@@ -156,6 +159,7 @@ export class AppConfig implements AppConfigShape {
   readonly staticDir!: string | null;
   readonly logLevel!: AppConfigShape['logLevel'];
   readonly trustProxy!: boolean | string;
+  readonly organizerEmail?: string | null;
 
   constructor(shape: AppConfigShape) {
     Object.assign(this, shape);
@@ -364,6 +368,7 @@ const environment = z.preprocess(
     CATALOG_TTL_SECONDS: variable(wholeNumber(60, 0, 86_400)),
     SMTP_URL: variable(smtpUrl),
     MAIL_FROM: variable(mailFrom),
+    ORGANIZER_EMAIL: variable(organizerEmail),
     productionSigningKey: z
       .object({
         TICKET_SIGNING_KEY: variable(text),
@@ -440,5 +445,6 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
     staticDir: vars.STATIC_DIR,
     logLevel: vars.LOG_LEVEL,
     trustProxy: vars.TRUST_PROXY,
+    organizerEmail: vars.ORGANIZER_EMAIL,
   };
 }

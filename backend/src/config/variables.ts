@@ -144,6 +144,14 @@ export const mailFrom = z
   })
   .default(DEFAULT_MAIL_FROM);
 
+/**
+ * ORGANIZER_EMAIL: where the site tells the organizer what needs a hand (a hand-off the
+ * shop refused, rules "Hand-off refused"); unset: a warning in the log instead.
+ */
+export const organizerEmail = orNull(
+  z.string().regex(/^[^@\s<>]+@[^@\s<>]+$/, { error: 'must be an e-mail address' }),
+);
+
 /** TICKET_SIGNING_KEY: an Ed25519 private key, PKCS#8 PEM (literal \n accepted, as .env files write it). */
 export const ticketSigningKey = orNull(
   z

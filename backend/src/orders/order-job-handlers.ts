@@ -1,6 +1,10 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { type OrderHandOff, STRIPE_PAYMENT, TEST_MODE_PAYMENT } from '../catalog/catalog.port.js';
+import { CatalogError } from '../catalog/catalog.errors.js';
 import { CatalogService } from '../catalog/catalog.service.js';
+import { AppConfig } from '../config/config.js';
+import { MailPort } from '../mail/mail.port.js';
+import { handoffRefusedMail } from './handoff-refused-mail.js';
 import type { Job } from '../jobs/job-handlers.js';
 import { JobHandlers } from '../jobs/job-handlers.js';
 import { type Order, OrderRepository } from './orders.port.js';
@@ -32,6 +36,8 @@ export class OrderJobHandlers implements OnModuleInit {
     @Inject(PaymentsPort) private readonly payments: PaymentsPort,
     @Inject(ReconciliationService) private readonly reconciliation: ReconciliationService,
     @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
+    @Inject(MailPort) private readonly mail: MailPort,
+    @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
@@ -41,6 +47,14 @@ export class OrderJobHandlers implements OnModuleInit {
     });
     this.handlers.register<OrderJobPayload>(ORDER_JOBS.refund, {
       run: (job) => this.refund(job),
+      describe: describeOrderJob,
+    });
+    this.handlers.register<OrderJobPayload>(ORDER_JOBS.handoffRefusedMail, {
+      run: (job) => this.tellOrganizer(job),
+      describe: describeOrderJob,
+    });
+    this.handlers.register<OrderJobPayload>(ORDER_JOBS.shopRefund, {
+      run: (job) => this.shopRefund(job),
       describe: describeOrderJob,
     });
     const every = this.options.reconcileIntervalMs;
@@ -80,7 +94,21 @@ export class OrderJobHandlers implements OnModuleInit {
       currency: order.currency,
       paymentReference: context.paymentReference ?? order.id,
     };
-    const result = await this.catalog.createOrder(handOff);
+    let result: { id: string };
+    try {
+      result = await this.catalog.createOrder(handOff);
+    } catch (err) {
+      // rules "Hand-off refused": a 4xx never succeeds when sent again; 5xx, timeouts and
+      // the network keep retrying with the runner's backoff.
+      if (!(err instanceof CatalogError) || err.kind !== 'refused') throw err;
+      await this.orderService.recordHandOffRefused(job, err.message);
+      this.logger.warn({
+        msg: 'hand-off refused by the shop',
+        orderId: order.id,
+        reason: err.message,
+      });
+      return;
+    }
     await this.orderService.recordHandOff(job, result.id);
     this.logger.log({ msg: 'order handed off', orderId: order.id, catalogOrderId: result.id });
   }
@@ -102,6 +130,67 @@ export class OrderJobHandlers implements OnModuleInit {
     const refund = await this.payments.refund(paymentReference, total, `awhh-refund-${order.id}`);
     await this.orderService.recordRefund(job, refund.id);
     this.logger.warn({ msg: 'late payment refunded: no capacity left', orderId: order.id });
+  }
+
+  /**
+   * rules "Hand-off refused": the organizer's mail, with the shop's reason and the retry
+   * command; without ORGANIZER_EMAIL a warning in the log says the same.
+   */
+  private async tellOrganizer(job: Job<OrderJobPayload>): Promise<void> {
+    const order = await this.order(job);
+    const reason = order.context.handoffError;
+    // Handed off meanwhile (a retry went through): nothing to tell.
+    if (!reason) return;
+    const to = this.config.organizerEmail ?? null;
+    if (!to) {
+      this.logger.warn({
+        msg: 'hand-off refused by the shop; set ORGANIZER_EMAIL to have the organizer told by mail',
+        orderId: order.id,
+        reason,
+        retry: `npm run handoff:retry -- ${order.id}`,
+      });
+      return;
+    }
+    await this.mail.send(
+      handoffRefusedMail(to, {
+        orderId: order.id,
+        reason,
+        total: order.context.total,
+        publicUrl: this.config.publicUrl,
+        requestedAt: job.requestedAt,
+      }),
+    );
+  }
+
+  /**
+   * rules "Refunds reach the shop": the shop's refunds of the order are brought up to what
+   * the provider refunded so far (`refundedAmount`); the adapter reads the shop's refunds
+   * first, so a second run creates none. An order the shop never got (refunded before its
+   * hand-off) has nothing to refund there; one still on its way waits for its hand-off.
+   */
+  private async shopRefund(job: Job<OrderJobPayload>): Promise<void> {
+    const order = await this.order(job);
+    const { refundedAmount, refundReference, catalogOrderId, total } = order.context;
+    if (!refundedAmount || !refundReference) return;
+    const result = await this.catalog.refundOrder({
+      reference: order.id,
+      catalogOrderId,
+      refundedTotal: refundedAmount,
+      orderTotal: total,
+      refundReference,
+      testMode: this.isTestMode(order),
+    });
+    if (!result.found) {
+      if (order.status === 'refunded' && catalogOrderId === null) return;
+      throw new Error(
+        `order ${order.id} is not in the shop yet; its refund waits for the hand-off`,
+      );
+    }
+    this.logger.log({
+      msg: result.refundId ? 'refund recorded in the shop' : 'the shop has this refund already',
+      orderId: order.id,
+      catalogRefundId: result.refundId,
+    });
   }
 
   private async order(job: Job<OrderJobPayload>): Promise<Order> {

@@ -10,6 +10,10 @@ export const ORDER_JOBS = {
   ticketResend: 'ticket-resend',
   handoff: 'order-handoff',
   refund: 'late-payment-refund',
+  /** rules "Hand-off refused": the organizer's mail about a hand-off the shop refused. */
+  handoffRefusedMail: 'handoff-refused-mail',
+  /** rules "Refunds reach the shop": the shop's refund after money went back at the provider. */
+  shopRefund: 'shop-refund',
 } as const;
 
 export type OrderJobName = (typeof ORDER_JOBS)[keyof typeof ORDER_JOBS];
@@ -27,6 +31,19 @@ export interface OrderJob {
 /** One job per name and order, however often the triggering event arrives. */
 export function orderJob(name: OrderJobName, orderId: string): NewJob {
   return { name, key: orderId, subject: orderId, payload: { orderId } };
+}
+
+/**
+ * One shop refund per provider refund: a second partial refund is another job, and a
+ * repeated report of the same refund is the same one.
+ */
+export function shopRefundJob(orderId: string, refundReference: string): NewJob {
+  return {
+    name: ORDER_JOBS.shopRefund,
+    key: `${orderId}:${refundReference}`,
+    subject: orderId,
+    payload: { orderId },
+  };
 }
 
 /** The jobs' log fields. */

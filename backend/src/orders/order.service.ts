@@ -27,7 +27,7 @@ import { Store, type Transaction } from '../store/store.port.js';
 import { CheckoutOptions } from './checkout.options.js';
 import { newId } from './ids.js';
 import { OrderEffects } from './order-effects.js';
-import { ORDER_JOBS, type OrderJob, orderJob } from './order-jobs.js';
+import { ORDER_JOBS, type OrderJob, orderJob, shopRefundJob } from './order-jobs.js';
 import { type PaymentDelivery, type PaymentEvent, PaymentsPort } from './payments/payments.port.js';
 import { HoldRepository } from '../holds/holds.port.js';
 import { JobRepository } from '../jobs/jobs.port.js';
@@ -49,6 +49,7 @@ export type EventOutcome =
   | 'canceled'
   | 'refund_pending'
   | 'refunded'
+  | 'partially_refunded'
   | 'disputed'
   | 'dispute_won'
   | 'unchanged'
@@ -342,6 +343,41 @@ export class OrderService {
     await this.finishJob(job, { type: 'handoff.succeeded', catalogOrderId });
   }
 
+  /**
+   * rules "Hand-off refused": the shop refused the order for good. The order keeps the
+   * shop's reason and the organizer's mail is queued; the job ends as failed with the
+   * reason, in the same transaction, so nothing retries it until someone asks.
+   */
+  async recordHandOffRefused(job: OrderJob, reason: string): Promise<void> {
+    const now = Date.now();
+    await this.store.write(async (tx) => {
+      const { orderId } = job.payload;
+      const order = await tx.get(OrderRepository).lock({ id: orderId });
+      if (!order) throw new Error(`order ${orderId} not found`);
+      const next = transitionOrder(order.status, order.context, { type: 'handoff.failed', reason });
+      await this.commit(tx, order, next, now, NO_FACTS);
+      await tx.get(JobRepository).fail(job.id, now, reason);
+    });
+    this.jobs.wake();
+  }
+
+  /**
+   * rules "Hand-off refused": the organizer fixed the cause; the hand-off runs again. Null
+   * when there is no such order; `retried: false` when its hand-off was not refused.
+   */
+  async retryHandOff(orderId: string): Promise<{ order: Order; retried: boolean } | null> {
+    const now = Date.now();
+    const applied = await this.store.write(async (tx) => {
+      const order = await tx.get(OrderRepository).lock({ id: orderId });
+      if (!order) return null;
+      const next = transitionOrder(order.status, order.context, { type: 'handoff.retry' });
+      return { order: await this.commit(tx, order, next, now, NO_FACTS), next };
+    });
+    if (!applied) return null;
+    this.afterCommit(applied.next.effects);
+    return { order: applied.order, retried: applied.next.changed };
+  }
+
   /** The refund job refunded a late payment that found no capacity. */
   async recordRefund(job: OrderJob, refundReference: string): Promise<void> {
     await this.finishJob(job, { type: 'refund.succeeded', refundReference });
@@ -400,6 +436,15 @@ export class OrderService {
     }
     if (event.type === 'payment.refunded') {
       const refundReference = event.refundReference ?? event.paymentReference ?? order.id;
+      // rules "Refunds reach the shop": part of the payment went back.
+      const amountRefunded = event.amountRefunded ?? null;
+      if (amountRefunded !== null && amountRefunded < order.context.total) {
+        return transitionOrder(order.status, order.context, {
+          type: 'payment.partiallyRefunded',
+          refundReference,
+          amountRefunded,
+        });
+      }
       return transitionOrder(order.status, order.context, {
         type: 'payment.refunded',
         refundReference,
@@ -522,6 +567,22 @@ export class OrderService {
         case 'refund.request':
           await tx.get(JobRepository).enqueue(orderJob(ORDER_JOBS.refund, orderId), now);
           break;
+        case 'handoff.reportFailure':
+          // Again after a retry the shop refused once more.
+          await tx
+            .get(JobRepository)
+            .enqueueAgain(orderJob(ORDER_JOBS.handoffRefusedMail, orderId), now);
+          break;
+        case 'handoff.retry':
+          await tx.get(JobRepository).enqueueAgain(orderJob(ORDER_JOBS.handoff, orderId), now);
+          break;
+        case 'shop.refund':
+          // Again when a report names a refund already handled (the job brings the shop up
+          // to what the provider refunded so far, and refunds nothing twice).
+          await tx
+            .get(JobRepository)
+            .enqueueAgain(shopRefundJob(orderId, order.context.refundReference ?? 'refund'), now);
+          break;
         default:
           // Another module's work (tickets.issue, tickets.revoke, tickets.restore), in this
           // transaction through the handler it registered.
@@ -549,7 +610,10 @@ export class OrderService {
     if (
       effects.includes('handoff.enqueue') ||
       effects.includes('refund.request') ||
-      effects.includes('tickets.issue')
+      effects.includes('tickets.issue') ||
+      effects.includes('handoff.reportFailure') ||
+      effects.includes('handoff.retry') ||
+      effects.includes('shop.refund')
     ) {
       this.jobs.wake();
     }
@@ -571,6 +635,7 @@ function orderLine(line: DraftLine): OrderLine {
 function outcomeOf(next: OrderTransition): EventOutcome {
   if (!next.changed) return 'unchanged';
   if (next.status === 'refunded') return 'refunded';
+  if (next.effects.includes('shop.refund')) return 'partially_refunded';
   if (next.status === 'canceledInShop') return 'canceled';
   if (next.status === 'disputed')
     return next.effects.includes('tickets.revoke') ? 'disputed' : 'unchanged';

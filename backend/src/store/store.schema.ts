@@ -30,6 +30,10 @@ export interface OrdersTable {
   payment_reference: string | null;
   catalog_order_id: string | null;
   refund_reference: string | null;
+  /** Why WooCommerce refused the hand-off for good (rules "Hand-off refused"); null otherwise. */
+  handoff_error: string | null;
+  /** What the provider has refunded so far, integer cents (rules "Refunds reach the shop"). */
+  refunded_amount: Generated<number>;
   created_at: number;
   expires_at: number;
   paid_at: number | null;

@@ -291,7 +291,7 @@ describe.each(DATABASES)('Stripe adapter and webhook (%s)', (kind) => {
     expect(catalog.orders.size).toBe(0);
   });
 
-  it('rules "Tickets and the door": a charge refunded in full at Stripe refunds the order and revokes its tickets; a partial refund changes nothing', async () => {
+  it('rules "Tickets and the door": a charge refunded in full at Stripe refunds the order and revokes its tickets; a partial refund keeps the order and its tickets (rules "Refunds reach the shop")', async () => {
     const { sessionId, orderId: id } = await startCheckout();
     const object = {
       id: sessionId,
@@ -330,13 +330,17 @@ describe.each(DATABASES)('Stripe adapter and webhook (%s)', (kind) => {
         },
       });
     const partial = await deliver(app, charge(false, 'evt_partial'));
-    expect(partial.json().outcome).toBe('ignored');
+    expect(partial.json().outcome).toBe('partially_refunded');
     expect((await order(sessionId)).status).toBe('paid');
+    expect((await tickets()).map((t) => t.status)).toEqual(['valid', 'valid']);
+    // The shop records what went back so far.
+    await waitFor(() => catalog.refunds.get(id) === 2500);
 
     const full = await deliver(app, charge(true, 'evt_full'));
     expect(full.json().outcome).toBe('refunded');
     expect((await tickets()).map((t) => t.status)).toEqual(['revoked', 'revoked']);
     expect(await order(sessionId)).toMatchObject({ status: 'canceled', refunded: true });
+    await waitFor(() => catalog.refunds.get(id) === 5000);
     // The same refund again (a redelivery under a new event id) changes nothing.
     expect((await deliver(app, charge(true, 'evt_full_again'))).json().outcome).toBe('unchanged');
     // Stripe is not asked to refund what it reported refunded.

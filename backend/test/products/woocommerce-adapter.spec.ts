@@ -365,7 +365,7 @@ describe('WooCommerce catalog adapter: variable products (recorded shop)', () =>
     expect(fake.variationsOf(42).find((v) => v.id === 45)?.stock_quantity).toBe(2);
   });
 
-  it("surfaces the shop's 400 for an expired coupon as an error naming the code, posted once", async () => {
+  it('rules "Hand-off refused": the shop\'s 400 for an expired coupon is a refusal with its message, posted once, its draft deleted', async () => {
     const err = await adapter()
       .createOrder({
         reference: 'cs_expired',
@@ -378,11 +378,12 @@ describe('WooCommerce catalog adapter: variable products (recorded shop)', () =>
       })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CatalogError);
-    expect(err).toMatchObject({ kind: 'upstream', status: 400 });
-    expect((err as Error).message).toMatch(/woocommerce_rest_invalid_coupon/);
-    expect((err as Error).message).toMatch(/abgelaufen/);
+    expect(err).toMatchObject({ kind: 'refused', status: 400 });
+    // WooCommerce's own words, its HTML entities decoded.
+    expect((err as Error).message).toBe('Coupon "abgelaufen" has expired.');
     expect(fake.calls('/wp-json/wc/v3/orders', 'POST')).toBe(1);
     expect(fake.orders.map((o) => o.id)).toEqual([39, 40, 41]);
-    expect(fake.drafts).toHaveLength(1);
+    // The draft WooCommerce left (data.new_draft_order_id) is gone.
+    expect(fake.drafts).toHaveLength(0);
   });
 });

@@ -6,6 +6,7 @@ import {
   type CatalogProduct,
   type CatalogVariation,
   type OrderHandOff,
+  type OrderRefund,
 } from '../catalog.port.js';
 import { demoCoupons } from '../demo/demo-coupons.data.js';
 import { DEMO_EVENTS, EVENTS_CATEGORY, type DemoVariant } from '../demo/demo-events.data.js';
@@ -23,6 +24,8 @@ export class DemoCatalogAdapter extends CatalogPort {
   readonly name = 'demo';
   private readonly stock = new Map<number, number | null>();
   private readonly orders = new Map<string, { id: string; order: OrderHandOff }>();
+  /** Cents refunded per order reference. */
+  private readonly refunded = new Map<string, number>();
   private readonly couponUsage = new Map<string, number>();
   private nextOrderNumber = 1001;
 
@@ -134,6 +137,26 @@ export class DemoCatalogAdapter extends CatalogPort {
     const id = String(this.nextOrderNumber++);
     this.orders.set(order.reference, { id, order: structuredClone(order) });
     return { id };
+  }
+
+  /**
+   * The demo keeps what was refunded per order and puts a fully refunded order's units
+   * back, as WooCommerce does with `restock_items`; idempotent like the shop's.
+   */
+  async refundOrder(refund: OrderRefund): Promise<{ found: boolean; refundId: string | null }> {
+    const entry = this.orders.get(refund.reference);
+    if (!entry) return { found: false, refundId: null };
+    const before = this.refunded.get(refund.reference) ?? 0;
+    if (refund.refundedTotal <= before) return { found: true, refundId: null };
+    this.refunded.set(refund.reference, refund.refundedTotal);
+    if (refund.refundedTotal >= refund.orderTotal) {
+      for (const line of entry.order.lines) {
+        const key = line.variationId ?? line.productId;
+        const left = this.stock.get(key);
+        if (left !== undefined && left !== null) this.stock.set(key, left + line.quantity);
+      }
+    }
+    return { found: true, refundId: `demo-refund-${refund.refundReference}` };
   }
 
   /** Orders received so far (newest last); for readiness details and tests. */

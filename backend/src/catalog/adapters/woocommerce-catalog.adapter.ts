@@ -8,6 +8,7 @@ import {
   type CatalogPost,
   type CatalogProduct,
   type OrderHandOff,
+  type OrderRefund,
   STRIPE_PAYMENT,
 } from '../catalog.port.js';
 import {
@@ -34,6 +35,8 @@ export interface WooCommerceAdapterOptions {
 
 /** The reference travels as order meta so a retried hand-off finds the first order. */
 export const ORDER_REFERENCE_META_KEY = 'awhh_reference';
+/** The provider's refund id on the shop's refund: what makes a refund recorded once. */
+export const REFUND_REFERENCE_META_KEY = 'awhh_refund_reference';
 /** Marks a test-mode order in the admin's custom fields, beside its payment title. */
 export const TEST_MODE_META_KEY = 'awhh_test_mode';
 const PAGE_CONCURRENCY = 4;
@@ -169,12 +172,81 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
     };
     // Never retried: a timeout may have created the order; the caller retries the
     // whole hand-off later, and the reference lookup above finds the first one.
-    const { data } = await this.request('POST', 'wc/v3/orders', {}, body, true);
+    const { data } = await this.request('POST', 'wc/v3/orders', {}, body, true).catch(
+      (err: unknown) => this.refusedOrder(err),
+    );
     const id = (data as { id?: unknown } | null)?.id;
     if (typeof id !== 'number' && typeof id !== 'string') {
       throw this.invalid('wc/v3/orders', 'the created order has no id');
     }
     return { id: String(id) };
+  }
+
+  /**
+   * rules "Hand-off refused": a 4xx (but 408 and 429, which a later try may pass) is the
+   * shop refusing this order as it is, e.g. for its coupon; sending it again never
+   * succeeds and would only leave another draft. The draft WooCommerce left behind
+   * (`data.new_draft_order_id`, recorded) is deleted, and the refusal travels as
+   * `refused` with WooCommerce's own message. Anything else is thrown as it is.
+   */
+  private async refusedOrder(err: unknown): Promise<never> {
+    const status = err instanceof CatalogError ? err.status : null;
+    if (!(err instanceof CatalogError) || status === null || status < 400 || status >= 500) {
+      throw err;
+    }
+    if (status === 408 || status === 429) throw err;
+    const { message, draftId } = refusalOf(err.body ?? '');
+    if (draftId !== null) await this.deleteDraft(draftId);
+    throw new CatalogError(
+      'refused',
+      message ?? `WooCommerce refused the order with ${status}`,
+      status,
+      { cause: err },
+    );
+  }
+
+  /** Best effort: a draft left over harms nobody but the order list, so a failure is logged. */
+  private async deleteDraft(id: number): Promise<void> {
+    try {
+      await this.request('DELETE', `wc/v3/orders/${id}`, { force: 'true' }, undefined, true);
+      this.logger.log({ msg: 'removed the draft of a refused order', draftId: id });
+    } catch (err) {
+      this.logger.warn({
+        msg: 'could not remove the draft of a refused order',
+        draftId: id,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
+
+  async refundOrder(refund: OrderRefund): Promise<{ found: boolean; refundId: string | null }> {
+    const id = refund.catalogOrderId ?? (await this.findOrderByReference(refund.reference));
+    if (!id) return { found: false, refundId: null };
+    const { data: order } = await this.get(`wc/v3/orders/${id}`, {});
+    const { data: refunds } = await this.get(`wc/v3/orders/${id}/refunds`, { per_page: '100' });
+    const plan = refundPlan(order, refunds, refund);
+    if (!plan) return { found: true, refundId: null };
+    // Not retried here: WooCommerce refunds are not idempotent. The job runs again, and the
+    // refunds read above then already count this one.
+    const { data } = await this.request(
+      'POST',
+      `wc/v3/orders/${id}/refunds`,
+      {},
+      {
+        amount: plan.amount,
+        reason: refund.testMode
+          ? `Erstattung (Testmodus) ${refund.refundReference}`
+          : `Erstattung ${refund.refundReference}`,
+        api_refund: false,
+        restock_items: true,
+        line_items: plan.lines,
+        meta_data: [{ key: REFUND_REFERENCE_META_KEY, value: refund.refundReference }],
+      },
+      true,
+    );
+    // The Location header of a created refund is broken (recorded): the body's id counts.
+    const refundId = (data as { id?: unknown } | null)?.id;
+    return { found: true, refundId: refundId === undefined ? null : String(refundId) };
   }
 
   private async findOrderByReference(reference: string): Promise<string | null> {
@@ -250,7 +322,7 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
   }
 
   private async request(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     path: string,
     query: Record<string, string>,
     body: unknown,
@@ -306,7 +378,7 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
         { cause: err },
       );
     }
-    if (!response.ok) throw this.httpError(where, response.status, text);
+    if (!response.ok) throw this.httpError(where, response.status, text, method);
     try {
       return { data: JSON.parse(text) as unknown, headers: response.headers };
     } catch {
@@ -315,7 +387,14 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
   }
 
   /** WordPress errors are `{ code, message, data: { status } }`; the code says the most. */
-  private httpError(where: string, status: number, text: string): CatalogError {
+  private httpError(where: string, status: number, text: string, method: string): CatalogError {
+    const error = this.httpErrorOf(where, status, text);
+    // A refused write keeps the shop's answer, for its message and the draft it left.
+    if (method !== 'GET') error.body = text.slice(0, 4_000);
+    return error;
+  }
+
+  private httpErrorOf(where: string, status: number, text: string): CatalogError {
     const detail = errorDetail(text);
     const suffix = detail ? ` (${detail})` : '';
     if (status === 401 || status === 403) {
@@ -371,4 +450,110 @@ function errorDetail(text: string): string {
     // An HTML error page (fatal error, maintenance mode): its start is enough for the log.
     return text.slice(0, 120).replace(/\s+/g, ' ');
   }
+}
+
+/** WordPress's error body: its message (HTML entities decoded) and the draft a refusal left. */
+function refusalOf(text: string): { message: string | null; draftId: number | null } {
+  try {
+    const parsed = JSON.parse(text) as {
+      message?: unknown;
+      data?: { new_draft_order_id?: unknown } | null;
+    };
+    const draft = Number(parsed.data?.new_draft_order_id);
+    return {
+      message: typeof parsed.message === 'string' ? decodeEntities(parsed.message) : null,
+      draftId: Number.isInteger(draft) && draft > 0 ? draft : null,
+    };
+  } catch {
+    return { message: null, draftId: null };
+  }
+}
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/<[^>]*>/g, '')
+    .replace(/&quot;/g, '"')
+    .replace(/&#0?39;|&#x27;|&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+const cents = (value: unknown): number => Math.round(Number.parseFloat(String(value ?? '0')) * 100);
+const euros = (amount: number): string => (amount / 100).toFixed(2);
+
+interface WooLine {
+  id: number;
+  quantity: number;
+  total: string;
+}
+
+/**
+ * rules "Refunds reach the shop": what the shop still has to refund, or null when its
+ * refunds add up to `refundedTotal` already (so a second run refunds nothing) or one of
+ * them carries this provider refund's id. In full: every line with what is left of its
+ * quantity and total, so WooCommerce restocks them (without line items it does not,
+ * recorded). In part: the amount spread over the lines' totals, without quantities, so
+ * no stock moves and the tickets stay valid.
+ */
+function refundPlan(
+  order: unknown,
+  refunds: unknown,
+  refund: OrderRefund,
+): { amount: string; lines: Record<string, unknown>[] } | null {
+  const existing = Array.isArray(refunds) ? (refunds as Record<string, unknown>[]) : [];
+  const tagged = existing.some(
+    (r) =>
+      Array.isArray(r.meta_data) &&
+      r.meta_data.some(
+        (m: { key?: unknown; value?: unknown }) =>
+          m?.key === REFUND_REFERENCE_META_KEY && m?.value === refund.refundReference,
+      ),
+  );
+  // Refund amounts are positive strings in the list ("49.00").
+  const already = existing.reduce((sum, r) => sum + Math.abs(cents(r.amount)), 0);
+  const amount = refund.refundedTotal - already;
+  if (tagged || amount <= 0) return null;
+  const record = (order ?? {}) as { line_items?: unknown; refunds?: unknown };
+  const lines = (Array.isArray(record.line_items) ? record.line_items : []) as WooLine[];
+  const refundedOf = lineRefunds(existing);
+  const full = refund.refundedTotal >= refund.orderTotal;
+  let left = amount;
+  const out: Record<string, unknown>[] = [];
+  for (const line of lines) {
+    const done = refundedOf.get(line.id) ?? { quantity: 0, total: 0 };
+    const open = cents(line.total) - done.total;
+    if (open <= 0 || left <= 0) continue;
+    const share = Math.min(open, left);
+    left -= share;
+    const quantity = line.quantity - done.quantity;
+    out.push({
+      id: line.id,
+      ...(full && quantity > 0 ? { quantity } : {}),
+      refund_total: euros(share),
+    });
+  }
+  return { amount: euros(amount), lines: out };
+}
+
+/** Quantities and totals already refunded per order line (refund lines carry negative values). */
+function lineRefunds(
+  refunds: Record<string, unknown>[],
+): Map<number, { quantity: number; total: number }> {
+  const map = new Map<number, { quantity: number; total: number }>();
+  for (const refund of refunds) {
+    for (const item of Array.isArray(refund.line_items) ? refund.line_items : []) {
+      const meta = Array.isArray(item?.meta_data) ? item.meta_data : [];
+      const lineId = Number(
+        meta.find((m: { key?: unknown }) => m?.key === '_refunded_item_id')?.value,
+      );
+      if (!Number.isInteger(lineId)) continue;
+      const prev = map.get(lineId) ?? { quantity: 0, total: 0 };
+      map.set(lineId, {
+        quantity: prev.quantity + Math.abs(Number(item.quantity) || 0),
+        total: prev.total + Math.abs(cents(item.total)),
+      });
+    }
+  }
+  return map;
 }

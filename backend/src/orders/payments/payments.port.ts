@@ -48,6 +48,11 @@ export interface PaymentEvent {
   name: string | null;
   /** `payment.refunded`: the provider's id of the refund. */
   refundReference?: string | null;
+  /**
+   * `payment.refunded`: everything refunded so far, integer cents, when only part of the
+   * payment went back; absent when it went back in full.
+   */
+  amountRefunded?: number | null;
 }
 
 /** A verified webhook delivery. */

@@ -89,6 +89,8 @@ interface ChargeLike {
   payment_intent?: unknown;
   /** True once the whole amount is refunded. */
   refunded?: unknown;
+  /** Cents refunded so far (Stripe: `amount_refunded`). */
+  amount_refunded?: unknown;
   metadata?: Record<string, unknown> | null;
   refunds?: { data?: { id?: unknown }[] } | null;
 }
@@ -97,11 +99,18 @@ interface ChargeLike {
  * rules "Tickets and the door": a charge refunded in full (the organizer refunding a
  * buyer in Stripe's dashboard, or Stripe confirming the server's own refund) refunds the
  * order and revokes its tickets. The charge names its payment intent, which the order
- * keeps as its payment reference. A partial refund leaves the order and its tickets as
- * they are: which seats it stands for only the organizer knows.
+ * keeps as its payment reference. A partial refund (rules "Refunds reach the shop")
+ * carries what was refunded so far: the shop records it, and the order and its tickets
+ * stay as they are: which seats it stands for only the organizer knows.
  */
 function refundEvent(charge: ChargeLike): PaymentEvent | null {
-  if (charge.object !== 'charge' || charge.refunded !== true) return null;
+  if (charge.object !== 'charge') return null;
+  const full = charge.refunded === true;
+  const amountRefunded =
+    typeof charge.amount_refunded === 'number' && Number.isInteger(charge.amount_refunded)
+      ? charge.amount_refunded
+      : null;
+  if (!full && (amountRefunded === null || amountRefunded <= 0)) return null;
   const paymentReference =
     str(charge.payment_intent) ?? str((charge.payment_intent as { id?: unknown } | null)?.id);
   if (!paymentReference) return null;
@@ -111,6 +120,7 @@ function refundEvent(charge: ChargeLike): PaymentEvent | null {
     orderId: str(charge.metadata?.order_id),
     paymentReference,
     refundReference: str(charge.refunds?.data?.[0]?.id) ?? str(charge.id),
+    ...(full ? {} : { amountRefunded }),
     email: null,
     name: null,
   };

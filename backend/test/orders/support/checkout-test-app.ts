@@ -16,6 +16,7 @@ import {
   type CatalogPost,
   type CatalogProduct,
   type OrderHandOff,
+  type OrderRefund,
 } from '../../../src/catalog/catalog.port.js';
 import { CheckoutOptions } from '../../../src/orders/checkout.options.js';
 import { ORDER_JOBS } from '../../../src/orders/order-jobs.js';
@@ -100,6 +101,18 @@ export class FakeCatalog extends CatalogPort {
     const id = String(1000 + this.orders.size);
     this.orders.set(order.reference, { id, order });
     return { id };
+  }
+
+  /** The shop's refunds by order reference: the refunded total so far. */
+  readonly refunds = new Map<string, number>();
+
+  async refundOrder(refund: OrderRefund): Promise<{ found: boolean; refundId: string | null }> {
+    if (!this.orders.has(refund.reference)) return { found: false, refundId: null };
+    if ((this.refunds.get(refund.reference) ?? 0) >= refund.refundedTotal) {
+      return { found: true, refundId: null };
+    }
+    this.refunds.set(refund.reference, refund.refundedTotal);
+    return { found: true, refundId: `r-${refund.refundReference}` };
   }
 
   productById(id: number): CatalogProduct {
