@@ -51,6 +51,17 @@ export function normalizeCoupon(raw: unknown): Coupon | null {
   const discount = normalizePrice(raw.discount);
   const coupon: Coupon = { discountType: raw.discountType, discount };
   if (typeof raw.code === 'string' && raw.code !== '') coupon.code = raw.code;
+  // The server's discount for the lines it names (rules "Coupons"), kept only whole.
+  if (
+    typeof raw.discountCents === 'number' &&
+    Number.isInteger(raw.discountCents) &&
+    raw.discountCents >= 0 &&
+    typeof raw.linesKey === 'string'
+  ) {
+    coupon.discountCents = raw.discountCents;
+    coupon.linesKey = raw.linesKey;
+  }
+  if (raw.needsEmail === true) coupon.needsEmail = true;
   return coupon;
 }
 

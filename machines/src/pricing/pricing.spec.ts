@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   cartLineCents,
   cartTotals,
+  couponLinesKey,
   discountCents,
   formatCents,
   formatEuro,
@@ -196,5 +197,39 @@ describe('money in one place (integer cents shared by cart, checkout, success an
         expect(cart.total).toBeGreaterThanOrEqual(0);
       }),
     );
+  });
+});
+
+describe('rules "Coupons": the server\'s discount in the cart', () => {
+  const lines = [
+    { id: '1090:1093', productId: 1090, variationId: 1093, name: 'VIP', price: 49, quantity: 1 },
+    {
+      id: '1090:1091',
+      productId: 1090,
+      variationId: 1091,
+      name: 'Regulär',
+      price: 25,
+      quantity: 1,
+    },
+  ];
+  const nurvip = { code: 'NURVIP', discountType: 'percent', discount: 50 };
+
+  it('uses the figure the server computed for these lines, in any order', () => {
+    const coupon = {
+      ...nurvip,
+      discountCents: 2450,
+      linesKey: couponLinesKey([...lines].reverse()),
+    };
+    expect(cartTotals(lines, coupon)).toMatchObject({ discount: 2450, total: 4950 });
+    expect(discountCents(7400, coupon)).toBe(2450);
+  });
+
+  it('never a figure for other lines: until the server answers, the plain estimate', () => {
+    const coupon = { ...nurvip, discountCents: 2450, linesKey: couponLinesKey(lines.slice(0, 1)) };
+    expect(cartTotals(lines, coupon).discount).toBe(cartTotals(lines, nurvip).discount);
+  });
+
+  it('never more than the subtotal', () => {
+    expect(discountCents(1000, { ...nurvip, discountCents: 2450 })).toBe(1000);
   });
 });

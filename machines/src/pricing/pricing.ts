@@ -89,6 +89,9 @@ export function isPercentCoupon(coupon: Pick<Coupon, 'discountType'>): boolean {
  */
 export function discountCents(subtotal: number, coupon: Coupon | null | undefined): number {
   if (!coupon) return 0;
+  // rules "Coupons": the server's figure, spread per line as WooCommerce does, wins.
+  if (coupon.discountCents !== undefined)
+    return Math.min(coupon.discountCents, Math.max(subtotal, 0));
   const raw = normalizePrice(coupon.discount);
   const cents = isPercentCoupon(coupon)
     ? Math.round((subtotal * Math.min(raw, 100)) / 100)
@@ -119,13 +122,48 @@ export function orderTotals(
   return { subtotal, discount, total: totalCents(subtotal, discount) };
 }
 
-/** The cart's figures in cents: the same totals the server computes, plus the item count. */
+/** What names a cart's lines for the coupon check: product, variation and quantity. */
+export interface CouponKeyLine {
+  productId?: number;
+  variationId?: number;
+  quantity: number;
+}
+
+/**
+ * The key of the lines a server discount was computed for (order-independent): the cart
+ * uses the server's `discountCents` only while its lines still have this key.
+ */
+export function couponLinesKey(lines: readonly CouponKeyLine[]): string {
+  return lines
+    .filter((l) => l.productId !== undefined)
+    .map((l) => `${l.productId}:${l.variationId ?? ''}x${l.quantity}`)
+    .sort()
+    .join(',');
+}
+
+/** The coupon as it prices these lines: the server's figure only if it was for them. */
+export function couponForLines(
+  items: readonly CouponKeyLine[],
+  coupon: Coupon | null | undefined,
+): Coupon | null {
+  if (!coupon) return null;
+  if (coupon.discountCents === undefined) return coupon;
+  if (coupon.linesKey !== undefined && coupon.linesKey === couponLinesKey(items)) return coupon;
+  const { discountCents: _stale, ...rest } = coupon;
+  return rest;
+}
+
+/**
+ * The cart's figures in cents, plus the item count. With the server's discount for these
+ * lines (rules "Coupons") the cart shows exactly it; until the server has answered for
+ * changed lines, the plain estimate of rules §9.
+ */
 export function cartTotals(
-  items: readonly Pick<CartItem, 'price' | 'quantity'>[],
+  items: readonly (Pick<CartItem, 'price' | 'quantity'> & Partial<CouponKeyLine>)[],
   coupon: Coupon | null | undefined,
 ): CartTotals {
   return {
-    ...orderTotals(items.map(cartLineCents), coupon),
+    ...orderTotals(items.map(cartLineCents), couponForLines(items, coupon)),
     itemCount: items.reduce((n, item) => n + item.quantity, 0),
   };
 }

@@ -28,6 +28,15 @@ export const couponSchema = z.object({
   code: z.string().max(100).optional(),
   discountType: z.string(),
   discount: z.number(),
+  /**
+   * The server's discount in cents on the cart's lines named by `linesKey` (rules
+   * "Coupons"): the cart shows it rather than computing its own. The checkout ignores both;
+   * the server prices the coupon again.
+   */
+  discountCents: z.number().int().nonnegative().optional(),
+  linesKey: z.string().max(2000).optional(),
+  /** The coupon is bound to e-mail addresses: the checkout asks for one. */
+  needsEmail: z.boolean().optional(),
 });
 export type Coupon = z.infer<typeof couponSchema>;
 

@@ -79,7 +79,11 @@ describe('CartView', () => {
     await user.click(screen.getByRole('button', { name: 'Einlösen' }));
 
     expect(await screen.findByText(/eingelöst/)).toBeInTheDocument();
-    expect(calls[0]!.body).toEqual({ code: 'afterwork10', subtotal: 49.8 });
+    expect(calls[0]!.body).toEqual({
+      code: 'afterwork10',
+      subtotal: 49.8,
+      lines: [{ productId: 101, quantity: 2 }],
+    });
     // rules "Everything the shop sells": shown as typed, not in the catalog's spelling.
     expect(screen.getByText('Gutschein afterwork10')).toBeInTheDocument();
     expect(screen.getAllByText('−4,98 €').length).toBeGreaterThan(0);
@@ -116,5 +120,71 @@ describe('CartView', () => {
     expect(await screen.findByText('Diesen Gutscheincode gibt es nicht.')).toBeInTheDocument();
     expect(screen.getByLabelText('Gutscheincode')).toHaveAttribute('aria-invalid', 'true');
     expect(getCartActor().getSnapshot().context.coupon).toBeNull();
+  });
+
+  describe('rules "Coupons": the server\'s discount and reason', () => {
+    const vip = { id: '1090:1093', productId: 1090, variationId: 1093, name: 'VIP', price: 49 };
+    const regular = {
+      id: '1090:1091',
+      productId: 1090,
+      variationId: 1091,
+      name: 'Regulär',
+      price: 25,
+    };
+    const reason = 'Dieser Gutschein gilt nur für „VIP“.';
+
+    it('shows the figure the server computed for the lines, and asks again when they change', async () => {
+      const user = userEvent.setup();
+      const { calls } = mockFetch({
+        'POST /api/coupons/validate': (body) => ({
+          body: {
+            code: 'NURVIP',
+            discountType: 'percent',
+            discount: 50,
+            discountCents: 2450 * (body as { lines: { quantity: number }[] }).lines[0]!.quantity,
+          },
+        }),
+      });
+      act(() => {
+        getCartActor().send({ type: 'cart.add', item: vip });
+        getCartActor().send({ type: 'cart.add', item: regular });
+      });
+      renderCart();
+      await user.type(await screen.findByLabelText('Gutscheincode'), 'NURVIP');
+      await user.click(screen.getByRole('button', { name: 'Einlösen' }));
+      // 50 % of the VIP line only, not of the whole 74 €.
+      expect((await screen.findAllByText(/−24,50 €/)).length).toBeGreaterThan(0);
+      const totals = screen.getByText('Gesamt').closest('dl')!;
+      expect(within(totals).getByText('49,50 €')).toBeInTheDocument();
+
+      const line = screen.getByRole('group', { name: 'Anzahl für VIP' });
+      await user.click(within(line).getByRole('button', { name: 'Mehr' }));
+      await waitFor(() => expect(calls).toHaveLength(2));
+      expect(calls[1]!.body).toMatchObject({
+        code: 'NURVIP',
+        lines: [
+          { productId: 1090, variationId: 1093, quantity: 2 },
+          { productId: 1090, variationId: 1091, quantity: 1 },
+        ],
+      });
+      expect((await screen.findAllByText(/−49,00 €/)).length).toBeGreaterThan(0);
+      expect(within(totals).getByText('74,00 €')).toBeInTheDocument();
+    });
+
+    it('refuses a coupon that does not cover the cart, with the reason', async () => {
+      const user = userEvent.setup();
+      mockFetch({
+        'POST /api/coupons/validate': {
+          status: 422,
+          body: { statusCode: 422, error: 'Unprocessable Entity', message: reason },
+        },
+      });
+      act(() => getCartActor().send({ type: 'cart.add', item: regular }));
+      renderCart();
+      await user.type(await screen.findByLabelText('Gutscheincode'), 'NURVIP');
+      await user.click(screen.getByRole('button', { name: 'Einlösen' }));
+      expect(await screen.findByText(reason)).toBeInTheDocument();
+      expect(getCartActor().getSnapshot().context.coupon).toBeNull();
+    });
   });
 });

@@ -12,7 +12,13 @@ import {
 import { paths } from '@/config/paths';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { QuantityStepper } from '@/components/ui/quantity-stepper';
-import { useCartActor, useCartCoupon, useCartItems, useCartTotals } from './use-cart';
+import {
+  useCartActor,
+  useCartCoupon,
+  useCartItems,
+  useCartTotals,
+  useCouponLines,
+} from './use-cart';
 import styles from './cart.module.css';
 import { Totals } from '@/components/ui/totals';
 import { Loading, Skeleton } from '@/components/ui/feedback';
@@ -91,6 +97,7 @@ export function CartView({ nextEventHref }: { nextEventHref: string }) {
   const items = useCartItems();
   const coupon = useCartCoupon();
   const totals = useCartTotals();
+  const couponLines = useCouponLines();
   const onApplied = useCallback(
     (c: Coupon) => cart.send({ type: 'cart.applyCoupon', coupon: c }),
     [cart],
@@ -123,6 +130,8 @@ export function CartView({ nextEventHref }: { nextEventHref: string }) {
           <CouponForm
             applied={coupon}
             subtotal={totals.subtotal}
+            lines={couponLines.lines}
+            linesKey={couponLines.key}
             discount={totals.discount}
             onApplied={onApplied}
             onRemoved={onRemoved}
