@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
 import { recordedShop, type WooCoupon } from '../../../tests/support/woocommerce-fixtures.js';
 import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
+import { handoffRetryCli } from '../../src/handoff-retry.cli.js';
 import { OrderService } from '../../src/orders/order.service.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
 import {
@@ -141,15 +142,20 @@ describe.each(DATABASES)('the shop both ways: hand-off refused, refunds (%s)', (
     expect(summary.statusCode).toBe(200);
     expect(summary.json().status).toBe('paid');
 
-    // The cause fixed, one request hands it off.
+    // The cause fixed, one command hands it off (`npm run handoff:retry -- <order>`).
     fest5.usage_limit = null;
-    const retried = await app.get(OrderService).retryHandOff(orderId);
-    expect(retried?.retried).toBe(true);
+    const printed: string[] = [];
+    const cli = (id: string) =>
+      handoffRetryCli([id], { DATABASE_URL: db.url }, (l) => printed.push(l));
+    expect(await cli('ord_gibtesnicht')).toBe(1);
+    expect(await cli(orderId)).toBe(0);
+    expect(printed.at(-1)).toContain('wird wiederholt');
     await waitFor(async () => (await orderRow(orderId)).status === 'handedOff', 10_000);
     expect(shopOrder(orderId)?.status).toBe('processing');
     expect((await orderRow(orderId)).handoff_error).toBeNull();
     expect((await handoffJob(orderId)).failed_at).toBeNull();
     // Nothing left to retry.
+    expect(await cli(orderId)).toBe(1);
     expect((await app.get(OrderService).retryHandOff(orderId))?.retried).toBe(false);
   });
 
