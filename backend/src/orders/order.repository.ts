@@ -9,6 +9,7 @@ import {
   type OrderLine,
   OrderRepository,
   type OpenCheckouts,
+  type RefusedHandOff,
 } from './orders.port.js';
 
 type OrderRow = Selectable<OrdersTable>;
@@ -170,6 +171,10 @@ export class KyselyOrderRepository extends OrderRepository {
       .execute();
   }
 
+  refusedHandOffs(limit: number): Promise<RefusedHandOff[]> {
+    return refusedHandOffsOf(this.db, limit);
+  }
+
   async findUnsettled(query: {
     provider: string;
     createdBefore: number;
@@ -186,6 +191,18 @@ export class KyselyOrderRepository extends OrderRepository {
       .execute();
     return rows.map(toOrder);
   }
+}
+
+export async function refusedHandOffsOf(db: StoreDb, limit: number): Promise<RefusedHandOff[]> {
+  const rows = await db
+    .selectFrom('orders')
+    .select(['id', 'handoff_error', 'updated_at'])
+    .where('handoff_error', 'is not', null)
+    .where('catalog_order_id', 'is', null)
+    .orderBy('updated_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ orderId: r.id, reason: r.handoff_error ?? '', at: r.updated_at }));
 }
 
 function toOrder(row: OrderRow): Order {

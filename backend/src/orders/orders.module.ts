@@ -10,6 +10,7 @@ import { CheckoutController } from './checkout.controller.js';
 import { CheckoutOptions } from './checkout.options.js';
 import { CheckoutService } from './checkout.service.js';
 import { ClientKeys } from './client-key.js';
+import { HandoffController } from './handoff.controller.js';
 import { OrderEffects } from './order-effects.js';
 import { OrderJobHandlers } from './order-job-handlers.js';
 import { KyselyOrderRepository } from './order.repository.js';
@@ -52,7 +53,7 @@ const paymentsProvider: Provider = {
  */
 @Module({
   imports: [CatalogModule, StoreModule, JobsModule, HoldsModule, MailModule],
-  controllers: [CheckoutController, WebhookController, TestProviderController],
+  controllers: [CheckoutController, WebhookController, TestProviderController, HandoffController],
   providers: [
     CheckoutOptions,
     paymentsProvider,

@@ -92,6 +92,18 @@ export abstract class OrderRepository {
     createdBefore: number;
     limit: number;
   }): Promise<Order[]>;
+  /**
+   * rules "Hand-off refused": the orders WooCommerce refused and not handed off since,
+   * latest first (the refusal's time is the order's last change).
+   */
+  abstract refusedHandOffs(limit: number): Promise<RefusedHandOff[]>;
+}
+
+/** A paid order WooCommerce refused, as /webhook-test lists it: no personal data. */
+export interface RefusedHandOff {
+  orderId: string;
+  reason: string;
+  at: number;
 }
 
 export interface RecordedEvent {

@@ -142,6 +142,25 @@ describe.each(DATABASES)('the shop both ways: hand-off refused, refunds (%s)', (
     expect(summary.statusCode).toBe(200);
     expect(summary.json().status).toBe('paid');
 
+    // /webhook-test lists it as "Übergabe fehlgeschlagen" with WooCommerce's message.
+    const listed = await inject(app, { method: 'GET', url: '/api/checkout/handoffs/refused' });
+    expect(listed.json().orders).toEqual([
+      expect.objectContaining({
+        orderId,
+        state: 'Übergabe fehlgeschlagen',
+        reason: 'Usage limit for coupon "fest5" has been reached.',
+      }),
+    ]);
+    // Its button (test mode) asks for the retry; the cause not fixed, the shop refuses again.
+    const again = await inject(app, {
+      method: 'POST',
+      url: `/api/checkout/handoffs/${orderId}/retry`,
+    });
+    expect(again.statusCode).toBe(202);
+    await waitFor(async () => (await orderRow(orderId)).handoff_error !== null, 10_000);
+    await waitFor(async () => (await handoffJob(orderId)).failed_at !== null, 10_000);
+    expect(shop.drafts).toHaveLength(0);
+
     // The cause fixed, one command hands it off (`npm run handoff:retry -- <order>`).
     fest5.usage_limit = null;
     const printed: string[] = [];

@@ -13,6 +13,7 @@ import {
   type OrderLine,
   OrderRepository,
   type OpenCheckouts,
+  type RefusedHandOff,
   type EventSource,
   type RecordedEvent,
   SHOP_EVENT_PREFIX,
@@ -112,6 +113,13 @@ export class InMemoryOrderRepository extends OrderRepository {
   async save(order: Order): Promise<void> {
     this.existing(order.id);
     this.data.orders.set(order.id, structuredClone(order));
+  }
+
+  async refusedHandOffs(limit: number): Promise<RefusedHandOff[]> {
+    return [...this.data.orders.values()]
+      .filter((o) => o.context.handoffError && o.context.catalogOrderId === null)
+      .map((o) => ({ orderId: o.id, reason: o.context.handoffError ?? '', at: o.createdAt }))
+      .slice(0, limit);
   }
 
   async findUnsettled(query: {
