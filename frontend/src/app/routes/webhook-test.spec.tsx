@@ -54,4 +54,29 @@ describe('webhook test page', () => {
     expect(screen.getByRole('button', { name: 'Test-Ereignis senden' })).toBeInTheDocument();
     expect(screen.queryByText(new RegExp(CLOSED))).toBeNull();
   });
+
+  it('rules "Hand-off refused": lists the orders WooCommerce refused with its message, and in test mode a retry', async () => {
+    renderPage({
+      'GET /api/checkout/webhook/events': { body: { mode: 'test', events: [] } },
+      'GET /api/waitlist/counts': { body: { rows: [] } },
+      'GET /api/webhooks/woocommerce/events': { body: { events: [] } },
+      'GET /api/checkout/handoffs/refused': {
+        body: {
+          orders: [
+            {
+              orderId: 'ord_abc',
+              state: 'Übergabe fehlgeschlagen',
+              reason: 'Coupon "abgelaufen" has expired.',
+              at: '2026-05-01T10:02:00.000Z',
+            },
+          ],
+        },
+      },
+    });
+    expect(await screen.findByText('ord_abc')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Übergaben an den Shop' })).toBeInTheDocument();
+    expect(screen.getByText('Übergabe fehlgeschlagen')).toBeInTheDocument();
+    expect(screen.getByText('Coupon "abgelaufen" has expired.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Übergabe wiederholen' })).toBeInTheDocument();
+  });
 });

@@ -12,7 +12,16 @@ const WEBHOOK_API = {
   events: '/api/checkout/webhook/events',
   test: '/api/checkout/webhook/test',
   shopEvents: '/api/webhooks/woocommerce/events',
+  refusedHandOffs: '/api/checkout/handoffs/refused',
+  retryHandOff: (orderId: string) => `/api/checkout/handoffs/${encodeURIComponent(orderId)}/retry`,
 } as const;
+
+interface RefusedHandOffRow {
+  orderId: string;
+  state: string;
+  reason: string;
+  at: string;
+}
 
 interface WebhookEventRow {
   type: string;
@@ -107,6 +116,105 @@ function ShopDeliveries() {
       ) : (
         <EventTable rows={rows} typeLabel="Thema" />
       )}
+    </>
+  );
+}
+
+/**
+ * rules "Hand-off refused": paid orders WooCommerce refused, with its message; in test mode
+ * a button hands one off again (else `npm run handoff:retry -- <order>`).
+ */
+function RefusedHandOffs({ testMode }: { testMode: boolean }) {
+  const [rows, setRows] = useState<RefusedHandOffRow[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    apiGet<{ orders: RefusedHandOffRow[] }>(WEBHOOK_API.refusedHandOffs).then(
+      (data) => {
+        if (!live) return;
+        setRows(data?.orders ?? []);
+        setLoadError(null);
+      },
+      (error: unknown) => {
+        if (live) setLoadError(errorText(error));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [attempt]);
+
+  async function retry(orderId: string) {
+    setBusy(orderId);
+    setResult(null);
+    try {
+      await apiPost(WEBHOOK_API.retryHandOff(orderId), {});
+      setResult({ ok: true, text: `Übergabe von ${orderId} wird wiederholt.` });
+      setAttempt((n) => n + 1);
+    } catch (error) {
+      setResult({ ok: false, text: errorText(error) });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <>
+      <h2>Übergaben an den Shop</h2>
+      <p>Bezahlte Bestellungen, die WooCommerce nicht angenommen hat, mit der Meldung des Shops.</p>
+      {loadError ? (
+        <ErrorState message={loadError} onRetry={() => setAttempt((n) => n + 1)} />
+      ) : rows === null ? (
+        <Loading label="Übergaben werden geladen">
+          <Skeleton height="1rem" width="100%" />
+        </Loading>
+      ) : rows.length === 0 ? (
+        <p>Keine fehlgeschlagenen Übergaben.</p>
+      ) : (
+        <div style={{ overflowX: 'auto' }}>
+          <table className={styles.table}>
+            <thead>
+              <tr>
+                <th scope="col">Bestellung</th>
+                <th scope="col">Zeit</th>
+                <th scope="col">Status</th>
+                <th scope="col">Meldung von WooCommerce</th>
+                {testMode ? <th scope="col">Aktion</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.orderId}>
+                  <td>
+                    <code>{row.orderId}</code>
+                  </td>
+                  <td>{formatTime(row.at)}</td>
+                  <td>{row.state}</td>
+                  <td>{row.reason}</td>
+                  {testMode ? (
+                    <td>
+                      <Button onClick={() => void retry(row.orderId)} disabled={busy !== null}>
+                        {busy === row.orderId ? 'Wird übergeben …' : 'Übergabe wiederholen'}
+                      </Button>
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div aria-live="polite">
+        {result ? (
+          <Alert tone={result.ok ? 'success' : 'error'}>
+            <p>{result.text}</p>
+          </Alert>
+        ) : null}
+      </div>
     </>
   );
 }
@@ -224,6 +332,9 @@ export function Component() {
       </div>
       <div className={styles.panel}>
         <ShopDeliveries />
+      </div>
+      <div className={styles.panel}>
+        <RefusedHandOffs testMode={mode === 'test'} />
       </div>
       {/* rules "Waiting list": the organizer's queue lengths, counts only. */}
       <div className={styles.panel}>
