@@ -10,6 +10,7 @@ import {
   type CouponLine,
   couponLineDiscounts,
   type CouponTerms,
+  couponTerms,
   emailAllowed,
   isLineEligible,
 } from './coupon-rules.js';
@@ -17,27 +18,7 @@ import {
 const now = new Date('2026-11-25T12:00:00Z');
 
 function coupon(terms: Partial<CouponTerms>): CouponTerms {
-  return {
-    code: 'x',
-    discountType: 'percent',
-    amount: 10,
-    expiresAt: null,
-    usageLimit: null,
-    usageCount: 0,
-    usageLimitPerUser: null,
-    usedBy: [],
-    productIds: [],
-    excludedProductIds: [],
-    productCategories: [],
-    excludedProductCategories: [],
-    excludeSaleItems: false,
-    individualUse: false,
-    limitUsageToXItems: null,
-    minimumAmount: null,
-    maximumAmount: null,
-    emailRestrictions: [],
-    ...terms,
-  };
+  return couponTerms({ code: 'x', discountType: 'percent', amount: 10, ...terms });
 }
 
 // The recorded shop (second recording): simple event 11, variable event 12 (Regulär 16,
