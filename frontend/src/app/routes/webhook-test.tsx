@@ -48,6 +48,37 @@ function formatTime(iso: string | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : timeFormat.format(d);
 }
 
+/**
+ * One internal list: loads `url` (again on `reload`), keeps the last answer and the German
+ * error; the three lists of this page load alike.
+ */
+function useInternalList<T>(url: string): {
+  data: T | null;
+  error: unknown;
+  reload: () => void;
+} {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let live = true;
+    apiGet<T>(url).then(
+      (answer) => {
+        if (!live) return;
+        setData(answer);
+        setError(null);
+      },
+      (failure: unknown) => {
+        if (live) setError(failure);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [url, attempt]);
+  return { data, error, reload: () => setAttempt((n) => n + 1) };
+}
+
 function EventTable({ rows, typeLabel }: { rows: WebhookEventRow[]; typeLabel: string }) {
   return (
     <div style={{ overflowX: 'auto' }}>
@@ -80,33 +111,18 @@ function EventTable({ rows, typeLabel }: { rows: WebhookEventRow[]; typeLabel: s
  * from the payment provider's events.
  */
 function ShopDeliveries() {
-  const [rows, setRows] = useState<WebhookEventRow[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let live = true;
-    apiGet<{ events: WebhookEventRow[] }>(WEBHOOK_API.shopEvents).then(
-      (data) => {
-        if (!live) return;
-        setRows(data?.events ?? []);
-        setLoadError(null);
-      },
-      (error: unknown) => {
-        if (live) setLoadError(errorText(error));
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [attempt]);
+  const { data, error, reload } = useInternalList<{ events: WebhookEventRow[] }>(
+    WEBHOOK_API.shopEvents,
+  );
+  const rows = data === null ? null : (data?.events ?? []);
+  const loadError = error ? errorText(error) : null;
 
   return (
     <>
       <h2>WooCommerce</h2>
       <p>Die letzten Webhook-Lieferungen des Shops – nur Thema, Zeit und Ergebnis.</p>
       {loadError ? (
-        <ErrorState message={loadError} onRetry={() => setAttempt((n) => n + 1)} />
+        <ErrorState message={loadError} onRetry={reload} />
       ) : rows === null ? (
         <Loading label="Lieferungen werden geladen">
           <Skeleton height="1rem" width="100%" />
@@ -125,28 +141,13 @@ function ShopDeliveries() {
  * a button hands one off again (else `npm run handoff:retry -- <order>`).
  */
 function RefusedHandOffs({ testMode }: { testMode: boolean }) {
-  const [rows, setRows] = useState<RefusedHandOffRow[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
+  const { data, error, reload } = useInternalList<{ orders: RefusedHandOffRow[] }>(
+    WEBHOOK_API.refusedHandOffs,
+  );
+  const rows = data === null ? null : (data?.orders ?? []);
+  const loadError = error ? errorText(error) : null;
   const [busy, setBusy] = useState<string | null>(null);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    apiGet<{ orders: RefusedHandOffRow[] }>(WEBHOOK_API.refusedHandOffs).then(
-      (data) => {
-        if (!live) return;
-        setRows(data?.orders ?? []);
-        setLoadError(null);
-      },
-      (error: unknown) => {
-        if (live) setLoadError(errorText(error));
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [attempt]);
 
   async function retry(orderId: string) {
     setBusy(orderId);
@@ -154,7 +155,7 @@ function RefusedHandOffs({ testMode }: { testMode: boolean }) {
     try {
       await apiPost(WEBHOOK_API.retryHandOff(orderId), {});
       setResult({ ok: true, text: `Übergabe von ${orderId} wird wiederholt.` });
-      setAttempt((n) => n + 1);
+      reload();
     } catch (error) {
       setResult({ ok: false, text: errorText(error) });
     } finally {
@@ -167,7 +168,7 @@ function RefusedHandOffs({ testMode }: { testMode: boolean }) {
       <h2>Übergaben an den Shop</h2>
       <p>Bezahlte Bestellungen, die WooCommerce nicht angenommen hat, mit der Meldung des Shops.</p>
       {loadError ? (
-        <ErrorState message={loadError} onRetry={() => setAttempt((n) => n + 1)} />
+        <ErrorState message={loadError} onRetry={reload} />
       ) : rows === null ? (
         <Loading label="Übergaben werden geladen">
           <Skeleton height="1rem" width="100%" />
@@ -227,36 +228,16 @@ export const handle = staticMeta(
 
 /** rules "Test pages": recent webhook events (no personal data) and a signed test event. */
 export function Component() {
-  const [rows, setRows] = useState<WebhookEventRow[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const { data, error, reload } = useInternalList<WebhookEventsResponse | WebhookEventRow[]>(
+    WEBHOOK_API.events,
+  );
+  const rows = data === null ? null : Array.isArray(data) ? data : (data?.events ?? []);
+  const mode = data === null || Array.isArray(data) ? null : (data?.mode ?? null);
+  // In production the server keeps these data to itself and says so (a 404 with its reason).
+  const closed = error && isNotFound(error) ? errorText(error) : null;
+  const loadError = error && !isNotFound(error) ? errorText(error) : null;
   const [sending, setSending] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
-
-  const [mode, setMode] = useState<'test' | 'live' | null>(null);
-  // In production the server keeps these data to itself and says so (a 404 with its reason).
-  const [closed, setClosed] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  const reload = () => setAttempt((n) => n + 1);
-
-  useEffect(() => {
-    let live = true;
-    apiGet<WebhookEventsResponse | WebhookEventRow[]>(WEBHOOK_API.events).then(
-      (data) => {
-        if (!live) return;
-        setRows(Array.isArray(data) ? data : (data?.events ?? []));
-        setMode(Array.isArray(data) ? null : (data?.mode ?? null));
-        setLoadError(null);
-      },
-      (error: unknown) => {
-        if (!live) return;
-        if (isNotFound(error)) setClosed(errorText(error));
-        else setLoadError(errorText(error));
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [attempt]);
 
   async function sendTest() {
     setSending(true);
