@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -12,6 +12,8 @@ import {
   type WooProduct,
   type WooVariation,
   type WpPost,
+  type WpUser,
+  wordpressUsers,
 } from './woocommerce-fixtures.js';
 
 /**
@@ -33,6 +35,8 @@ import {
 export type WooMode = 'ok' | 'maintenance' | 'down' | 'slow' | 'garbage' | 'error';
 
 export interface FakeWooOptions extends Partial<ShopData> {
+  /** WordPress accounts (`/wp-json/wp/v2/users/me`); default: `wordpressUsers()`. */
+  users?: WpUser[];
   key?: string;
   secret?: string;
   /** Delay before every answer (the real shop needs 100–800 ms). */
@@ -84,6 +88,8 @@ export class FakeWooCommerce {
   posts: WpPost[];
   /** Orders as the shop keeps them, oldest first (drafts are in `drafts`). */
   orders: WooOrder[];
+  /** WordPress accounts and their application passwords. */
+  users: WpUser[];
   /** `checkout-draft` orders left behind by orders refused for their coupon. */
   readonly drafts: WooOrder[] = [];
   readonly requests: RecordedRequest[] = [];
@@ -108,6 +114,7 @@ export class FakeWooCommerce {
     this.coupons = options.coupons ?? defaults.coupons;
     this.posts = options.posts ?? defaults.posts;
     this.orders = options.orders ?? defaults.orders;
+    this.users = options.users ?? wordpressUsers();
     this.key = options.key ?? FAKE_WOO_KEY;
     this.secret = options.secret ?? FAKE_WOO_SECRET;
     this.latencyMs = options.latencyMs ?? 0;
@@ -255,11 +262,14 @@ export class FakeWooCommerce {
       return sendText(res, 404, 'text/html', NOT_FOUND_HTML);
     }
     const path = url.pathname.replace(/\/+$/, '');
+    if (method === 'GET' && path === `${WP}/users/me`) {
+      return sendJson(res, this.currentUser(req, url));
+    }
     if (path.startsWith('/wp-json/wc/')) {
       const refused = this.authError(req, url, method);
       if (refused) return sendJson(res, refused);
     }
-    sendJson(res, this.route(method, path, url, record.body));
+    sendJson(res, this.write(method, path, url, record.body));
   }
 
   private route(method: string, path: string, url: URL, body: unknown): Answer {
@@ -301,7 +311,9 @@ export class FakeWooCommerce {
       return this.page(path, q, found, 'empty', ALLOW_COLLECTION);
     }
     if (method === 'GET' && path === `${WC}/orders`) {
-      return this.page(path, q, this.listOrders(q), 'empty', ALLOW_COLLECTION);
+      const listed = this.listOrders(q);
+      if (!Array.isArray(listed)) return listed;
+      return this.page(path, q, listed, 'empty', ALLOW_COLLECTION);
     }
     m = /^\/wp-json\/wc\/v3\/orders\/(\d+)$/.exec(path);
     if (method === 'GET' && m) {
@@ -311,6 +323,12 @@ export class FakeWooCommerce {
     }
     if (method === 'POST' && path === `${WC}/orders`) return this.createOrder(body);
     if (method === 'DELETE' && m) return this.deleteOrder(Number(m[1]), q);
+    // WordPress routes POST and PATCH of an item like PUT.
+    if (['PUT', 'POST', 'PATCH'].includes(method) && m && isRecord(body) && 'status' in body) {
+      const changed = this.updateOrderStatus(Number(m[1]), body.status);
+      if (changed.status !== 200 || !Array.isArray(body.line_items)) return changed;
+    }
+    if (method === 'PUT' && m) return this.updateOrderLines(Number(m[1]), body);
     m = /^\/wp-json\/wc\/v3\/orders\/(\d+)\/refunds$/.exec(path);
     if (m && (method === 'GET' || method === 'POST')) {
       const order = this.orders.find((o) => o.id === Number(m![1]));
@@ -344,6 +362,314 @@ export class FakeWooCommerce {
     };
   }
 
+  // ------------------------------------------------------------ order changes and webhooks
+
+  /** Webhooks as the organizer sets them up (WooCommerce → Einstellungen → Erweitert → Webhooks). */
+  readonly webhooks: FakeWebhook[] = [];
+  /** Every delivery attempted (the ping included), oldest first. */
+  readonly deliveries: FakeDelivery[] = [];
+  /** WooCommerce sends a delivery this long after the change (the real one: about 45 s, on WP-Cron). */
+  webhookDelayMs = 20;
+  private lostDeliveries = 0;
+  /** One pending delivery per webhook and order, its body built when it is sent. */
+  private readonly pendingDeliveries = new Set<string>();
+  private readonly sending = new Set<Promise<void>>();
+
+  /**
+   * A webhook for `topic` (`order.created`, `order.updated`, `order.deleted`,
+   * `order.restored`) to `deliveryUrl`, signed with `secret`; WooCommerce pings the URL
+   * when the webhook is saved (form-encoded `webhook_id=N`, no signature).
+   */
+  async addWebhook(hook: {
+    topic: string;
+    deliveryUrl: string;
+    secret: string;
+  }): Promise<FakeWebhook> {
+    const webhook: FakeWebhook = {
+      id: this.webhooks.length + 1,
+      ...hook,
+      status: 'active',
+      failures: 0,
+    };
+    this.webhooks.push(webhook);
+    await this.post(webhook, 'ping', `webhook_id=${webhook.id}`, {
+      'User-Agent': USER_AGENT,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    });
+    return webhook;
+  }
+
+  /** The next `count` deliveries never arrive (WP-Cron did not run, the site was unreachable). */
+  loseDeliveries(count: number): void {
+    this.lostDeliveries += count;
+  }
+
+  /** Waits until every delivery due has been sent and answered. */
+  async settleWebhooks(timeoutMs = 10_000): Promise<void> {
+    const start = Date.now();
+    while (this.pendingDeliveries.size > 0 || this.sending.size > 0) {
+      if (Date.now() - start > timeoutMs) throw new Error('webhook deliveries did not settle');
+      await Promise.all([...this.sending]);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  /**
+   * An order made in the shop itself, as the organizer enters a phone sale or a guest list
+   * in the admin (`created_via: admin`): `POST /orders` with the same body, and its
+   * webhooks. Throws what the shop refuses.
+   */
+  placeOrder(body: Record<string, unknown>): WooOrder {
+    const path = `${WC}/orders`;
+    const answer = this.write('POST', path, new URL(path, 'http://fake'), body);
+    if (answer.status !== 201)
+      throw new Error(`the shop refused the order: ${JSON.stringify(answer.body)}`);
+    const order = answer.body as WooOrder;
+    order.created_via = 'admin';
+    return order;
+  }
+
+  /** The organizer sets an order's status in the admin (`PUT /orders/{id}` `{status}`). */
+  setOrderStatus(id: number, status: string): WooOrder {
+    const path = `${WC}/orders/${id}`;
+    const answer = this.write('PUT', path, new URL(path, 'http://fake'), { status });
+    if (answer.status !== 200)
+      throw new Error(`the shop refused the status: ${JSON.stringify(answer.body)}`);
+    return answer.body as WooOrder;
+  }
+
+  /** The organizer trashes an order (or deletes it for good with `force`). */
+  trashOrder(id: number, force = false): void {
+    const path = `${WC}/orders/${id}`;
+    const url = new URL(`${path}${force ? '?force=true' : ''}`, 'http://fake');
+    const answer = this.write('DELETE', path, url, undefined);
+    if (answer.status !== 200) throw new Error(`no order ${id}`);
+  }
+
+  /** A request that may change an order, then the webhooks it triggers. */
+  private write(method: string, path: string, url: URL, body: unknown): Answer {
+    const answer = this.route(method, path, url, body);
+    this.announce(method, path, answer);
+    return answer;
+  }
+
+  /**
+   * Which webhooks a change fires, as WooCommerce 11 does (recorded): a new order (also the
+   * draft a refused coupon leaves) `order.created` and `order.updated`; a change or a
+   * refund `order.updated`; trash or deletion `order.deleted`.
+   */
+  private announce(method: string, path: string, answer: Answer): void {
+    const body = isRecord(answer.body) ? answer.body : {};
+    if (method === 'POST' && path === `${WC}/orders`) {
+      const draft = isRecord(body.data) ? Number(body.data.new_draft_order_id) : NaN;
+      const id = answer.status === 201 ? Number(body.id) : draft;
+      if (Number.isInteger(id) && id > 0) {
+        this.queueDelivery('order.created', id);
+        this.queueDelivery('order.updated', id);
+      }
+      return;
+    }
+    if (answer.status >= 300) return;
+    let m = /^\/wp-json\/wc\/v3\/orders\/(\d+)$/.exec(path);
+    if (m && method === 'DELETE') return this.queueDelivery('order.deleted', Number(m[1]));
+    if (m && method !== 'GET') return this.queueDelivery('order.updated', Number(m[1]));
+    m = /^\/wp-json\/wc\/v3\/orders\/(\d+)\/refunds$/.exec(path);
+    if (m && method === 'POST') this.queueDelivery('order.updated', Number(m[1]));
+  }
+
+  private queueDelivery(topic: string, orderId: number): void {
+    for (const hook of this.webhooks) {
+      if (hook.topic !== topic || hook.status !== 'active') continue;
+      const key = `${hook.id}:${orderId}`;
+      if (this.pendingDeliveries.has(key)) continue;
+      this.pendingDeliveries.add(key);
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        this.pendingDeliveries.delete(key);
+        const sent = this.deliver(hook, orderId).finally(() => this.sending.delete(sent));
+        this.sending.add(sent);
+      }, this.webhookDelayMs);
+      this.timers.add(timer);
+    }
+  }
+
+  /** The body is the order as it is now (`{"id": N}` once deleted), as PHP's json_encode writes it. */
+  private async deliver(hook: FakeWebhook, orderId: number): Promise<void> {
+    const [resource, event] = hook.topic.split('.') as [string, string];
+    const order = [...this.orders, ...this.drafts].find((o) => o.id === orderId);
+    const body = event === 'deleted' ? { id: orderId } : order;
+    if (!body) return;
+    const rawBody = phpJson(body);
+    if (this.lostDeliveries > 0) {
+      this.lostDeliveries -= 1;
+      this.deliveries.push({ webhookId: hook.id, topic: hook.topic, rawBody, status: 'lost' });
+      return;
+    }
+    const seconds = Math.floor(this.clock().getTime() / 1000);
+    await this.post(hook, hook.topic, rawBody, {
+      'User-Agent': USER_AGENT,
+      'Content-Type': 'application/json',
+      'X-WC-Webhook-Source': `${SHOP_URL}/`,
+      'X-WC-Webhook-Topic': hook.topic,
+      'X-WC-Webhook-Resource': resource,
+      'X-WC-Webhook-Event': event,
+      'X-WC-Webhook-Signature': createHmac('sha256', hook.secret)
+        .update(Buffer.from(rawBody, 'utf8'))
+        .digest('base64'),
+      'X-WC-Webhook-ID': String(hook.id),
+      // wp_hash of the webhook's id and the second it is sent: two deliveries may share it.
+      'X-WC-Webhook-Delivery-ID': createHash('md5').update(`${hook.id}${seconds}`).digest('hex'),
+    });
+  }
+
+  /** After five failed deliveries in a row WooCommerce disables the webhook. */
+  private async post(
+    hook: FakeWebhook,
+    topic: string,
+    rawBody: string,
+    headers: Record<string, string>,
+  ): Promise<void> {
+    const delivery: FakeDelivery = { webhookId: hook.id, topic, rawBody, status: null, headers };
+    this.deliveries.push(delivery);
+    try {
+      const res = await fetch(hook.deliveryUrl, {
+        method: 'POST',
+        headers,
+        body: rawBody,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(5_000),
+      });
+      delivery.status = res.status;
+      await res.text();
+    } catch {
+      delivery.status = null;
+    }
+    const ok =
+      typeof delivery.status === 'number' && delivery.status >= 200 && delivery.status < 300;
+    hook.failures = ok ? 0 : hook.failures + 1;
+    if (hook.failures > 5) hook.status = 'disabled';
+  }
+
+  /**
+   * `PUT /orders/{id}` with a `status`, and what WooCommerce does with it (recorded:
+   * `orders.34.put-cancelled`, `orders.35.put-refunded`, `coupons.code-EINMALIG.after-cancel`):
+   * into a paid status the stock is reduced (`_reduced_stock` on each line) and the
+   * coupons' use counted; cancelled (or back to pending) the reduced stock comes back and
+   * the use is given back; refunded, a refund of what is left ("Order fully refunded.",
+   * no restock); completed, `date_completed`.
+   */
+  private updateOrderStatus(id: number, requested: unknown): Answer {
+    const order = this.orders.find((o) => o.id === id);
+    if (!order) return invalidId('woocommerce_rest_shop_order_invalid_id', ALLOW_ITEM);
+    if (typeof requested !== 'string' || !ORDER_STATUSES.includes(requested)) {
+      const message = `status is not one of ${ORDER_STATUSES.slice(0, -1).join(', ')}, and ${ORDER_STATUSES.at(-1)}.`;
+      return {
+        status: 400,
+        body: {
+          code: 'rest_invalid_param',
+          message: 'Invalid parameter(s): status',
+          data: {
+            status: 400,
+            params: { status: message },
+            details: { status: { code: 'rest_not_in_enum', message, data: null } },
+          },
+        },
+        headers: apiHeaders(ALLOW_ITEM),
+      };
+    }
+    const now = this.clock();
+    const from = order.status;
+    if (requested !== from) {
+      const wasPaid = PAID_STATUSES.includes(from);
+      order.status = requested;
+      if (PAID_STATUSES.includes(requested) && !wasPaid) {
+        for (const item of order.line_items) this.reduceItemStock(item, now);
+        for (const used of order.coupon_lines) this.countCouponUse(order, String(used.code), 1);
+        if (!order.date_paid)
+          Object.assign(order, { date_paid: wpDate(now).local, date_paid_gmt: wpDate(now).gmt });
+      }
+      if (requested === 'cancelled' || requested === 'pending') {
+        for (const item of order.line_items) this.restockItem(item, now);
+        if (wasPaid)
+          for (const used of order.coupon_lines) this.countCouponUse(order, String(used.code), -1);
+      }
+      if (requested === 'refunded') {
+        const refunded = this.refundsOf(id).reduce((sum, r) => sum + cents(r.amount), 0);
+        const left = cents(order.total) - refunded;
+        if (left > 0) {
+          this.createRefund(order, {
+            amount: money(left),
+            reason: 'Order fully refunded.',
+            api_refund: false,
+          });
+        }
+        order.status = 'refunded';
+      }
+      if (requested === 'completed') {
+        Object.assign(order, {
+          date_completed: wpDate(now).local,
+          date_completed_gmt: wpDate(now).gmt,
+        });
+      }
+      const paid =
+        PAID_STATUSES.includes(order.status) || ['completed', 'refunded'].includes(order.status);
+      order.is_editable = ['pending', 'on-hold', 'auto-draft', 'checkout-draft'].includes(
+        order.status,
+      );
+      order.needs_payment =
+        !paid && cents(order.total) > 0 && ['pending', 'failed'].includes(order.status);
+      touch(order, now);
+    }
+    return { status: 200, body: order, headers: apiHeaders(ALLOW_ITEM) };
+  }
+
+  /** wc_reduce_stock_levels for one line, once (its `_reduced_stock` meta says it was). */
+  private reduceItemStock(item: Record<string, unknown>, now: Date): void {
+    const meta = Array.isArray(item.meta_data) ? (item.meta_data as { key?: unknown }[]) : [];
+    if (meta.some((m) => m.key === '_reduced_stock')) return;
+    const quantity = Number(item.quantity) || 0;
+    const productId = Number(item.product_id) || 0;
+    const variationId = Number(item.variation_id) || 0;
+    this.restock(productId, variationId, -quantity, now);
+    const product = this.products.find((p) => p.id === productId);
+    if (product) product.total_sales = (Number(product.total_sales) || 0) + quantity;
+    const q = String(quantity);
+    item.meta_data = [
+      ...meta,
+      itemMeta(this.nextMetaId(), '_reduced_stock', q, '_reduced_stock', q),
+    ];
+  }
+
+  /** wc_increase_stock_levels for one line whose stock was reduced; the meta goes. */
+  private restockItem(item: Record<string, unknown>, now: Date): void {
+    const meta = Array.isArray(item.meta_data)
+      ? (item.meta_data as { key?: unknown; value?: unknown }[])
+      : [];
+    const reduced = meta.find((m) => m.key === '_reduced_stock');
+    if (!reduced) return;
+    this.restock(
+      Number(item.product_id) || 0,
+      Number(item.variation_id) || 0,
+      Number(reduced.value) || 0,
+      now,
+    );
+    item.meta_data = meta.filter((m) => m !== reduced);
+  }
+
+  private countCouponUse(order: WooOrder, code: string, delta: 1 | -1): void {
+    const coupon = this.coupons.find((c) => c.code.toLowerCase() === formatCouponCode(code));
+    if (!coupon) return;
+    const billing = isRecord(order.billing) ? order.billing : {};
+    const email = typeof billing.email === 'string' ? billing.email : '';
+    coupon.usage_count = Math.max(0, coupon.usage_count + delta);
+    if (!email) return;
+    if (delta > 0) coupon.used_by = [...coupon.used_by, email];
+    else {
+      const at = coupon.used_by.lastIndexOf(email);
+      if (at >= 0) coupon.used_by = coupon.used_by.filter((_, i) => i !== at);
+    }
+  }
+
   // ------------------------------------------------------------ auth
 
   private authorized(req: IncomingMessage, url: URL): boolean {
@@ -373,6 +699,87 @@ export class FakeWooCommerce {
       status: 401,
       body: { code, message, data: { status: 401 } },
       headers: { Link: API_LINK },
+    };
+  }
+
+  /**
+   * `GET /wp-json/wp/v2/users/me` with HTTP Basic auth of a user name (or e-mail address)
+   * and an application password, as WordPress answers it (wp_authenticate_application_password,
+   * rest_application_password_check_errors): unknown name or address and a wrong password
+   * each with their 401 code, no credentials `rest_not_logged_in`; spaces in the password do
+   * not count. `context=edit` adds the roles, capabilities and e-mail address.
+   */
+  private currentUser(req: IncomingMessage, url: URL): Answer {
+    const header = req.headers.authorization ?? '';
+    const fail = (code: string, message: string): Answer => ({
+      status: 401,
+      body: { code, message, data: { status: 401 } },
+      headers: { Link: API_LINK },
+    });
+    if (!header.startsWith('Basic ')) {
+      return fail('rest_not_logged_in', 'You are not currently logged in.');
+    }
+    const [login = '', password = ''] = credentials(req, url);
+    const byEmail = login.includes('@');
+    const user = this.users.find((u) => u.username === login || (byEmail && u.email === login));
+    if (!user) {
+      return byEmail
+        ? fail(
+            'invalid_email',
+            '<strong>Error</strong>: Unknown email address. Check again or try your username.',
+          )
+        : fail(
+            'invalid_username',
+            '<strong>Error</strong>: Unknown username. Check again or try your email address.',
+          );
+    }
+    const typed = password.replace(/[^a-z\d]/gi, '');
+    if (!user.applicationPasswords.some((p) => p.replace(/[^a-z\d]/gi, '') === typed)) {
+      return fail(
+        'incorrect_password',
+        'The provided password is an invalid application password.',
+      );
+    }
+    const view = {
+      id: user.id,
+      name: user.name,
+      url: '',
+      description: '',
+      link: `${SHOP_URL}/author/${user.username.replace(/\W+/g, '-')}/`,
+      slug: user.username.replace(/\W+/g, '-'),
+      avatar_urls: {
+        '24': `https://secure.gravatar.com/avatar/${user.id}?s=24&d=mm&r=g`,
+        '48': `https://secure.gravatar.com/avatar/${user.id}?s=48&d=mm&r=g`,
+        '96': `https://secure.gravatar.com/avatar/${user.id}?s=96&d=mm&r=g`,
+      },
+      meta: { persisted_preferences: [] },
+    };
+    const edit =
+      url.searchParams.get('context') === 'edit'
+        ? {
+            username: user.username,
+            first_name: user.first_name,
+            last_name: user.last_name,
+            email: user.email,
+            locale: 'de_DE',
+            nickname: user.username,
+            roles: user.roles,
+            registered_date: user.registered_date,
+            capabilities: user.capabilities,
+            extra_capabilities: Object.fromEntries(user.roles.map((r) => [r, true])),
+          }
+        : {};
+    return {
+      status: 200,
+      body: {
+        ...view,
+        ...edit,
+        _links: {
+          self: [{ href: `${SHOP_URL}/wp-json/wp/v2/users/${user.id}` }],
+          collection: [{ href: `${SHOP_URL}/wp-json/wp/v2/users` }],
+        },
+      },
+      headers: apiHeaders('GET, POST, PUT, PATCH, DELETE'),
     };
   }
 
@@ -474,19 +881,51 @@ export class FakeWooCommerce {
     };
   }
 
-  private listOrders(q: URLSearchParams): WooOrder[] {
+  /**
+   * `GET /orders`: `status` (default `any`, which leaves out the trash; a list separated
+   * by commas), `after`/`before` on the creation date, `modified_after`/`modified_before`
+   * on the last change as WordPress compares them (WP_Date_Query: a value is converted to
+   * the site's time unless it is one already, then compared, exclusively, with the local
+   * column, or the `_gmt` one with `dates_are_gmt=true`), `orderby` `date`, `id` or
+   * `modified`, `order` (default `desc`). A malformed date is WordPress's 400.
+   */
+  private listOrders(q: URLSearchParams): WooOrder[] | Answer {
     const after = q.get('after') ? Date.parse(q.get('after')!) : null;
     const before = q.get('before') ? Date.parse(q.get('before')!) : null;
-    const status = q.get('status');
+    const modified: Record<string, string | null> = {};
+    for (const name of ['modified_after', 'modified_before']) {
+      const value = q.get(name);
+      if (value === null) continue;
+      const local = siteLocal(value);
+      if (local === null) return invalidDate(name);
+      modified[name] = local;
+    }
+    const gmt = q.get('dates_are_gmt') === 'true' || q.get('dates_are_gmt') === '1';
+    const changedAt = (o: WooOrder) =>
+      String((gmt ? o.date_modified_gmt : o.date_modified) ?? '').replace(' ', 'T');
+    const status = q.get('status') ?? 'any';
+    const wanted = status.split(',').map((s) => s.trim());
     const at = (o: WooOrder) => Date.parse(`${o.date_created_gmt}Z`);
     const list = this.orders.filter(
       (o) =>
         (after === null || Number.isNaN(after) || at(o) > after) &&
         (before === null || Number.isNaN(before) || at(o) < before) &&
-        (status === null || status === 'any' || status.split(',').includes(o.status)),
+        (!modified.modified_after || changedAt(o) > modified.modified_after) &&
+        (!modified.modified_before || changedAt(o) < modified.modified_before) &&
+        (wanted.includes('any') ? o.status !== 'trash' : wanted.includes(o.status)),
     );
-    const ascending = q.get('order') === 'asc';
-    return list.sort((a, b) => (ascending ? a.id - b.id : b.id - a.id));
+    const direction = q.get('order') === 'asc' ? 1 : -1;
+    const orderby = q.get('orderby') ?? 'date';
+    const key = (o: WooOrder): string | number =>
+      orderby === 'modified'
+        ? String(o.date_modified_gmt ?? '')
+        : orderby === 'id'
+          ? o.id
+          : String(o.date_created_gmt ?? '');
+    return list.sort((a, b) => {
+      const [x, y] = [key(a), key(b)];
+      return (x < y ? -1 : x > y ? 1 : a.id - b.id) * direction;
+    });
   }
 
   // ------------------------------------------------------------ orders
@@ -514,14 +953,15 @@ export class FakeWooCommerce {
     const lines = (Array.isArray(body.line_items) ? body.line_items : [])
       .filter(isRecord)
       .map((posted) => this.orderLine(posted));
-    const subtotal = lines.reduce((sum, l) => sum + l.subtotal, 0);
+    const billing = isRecord(body.billing) ? body.billing : {};
+    const email = typeof billing.email === 'string' ? billing.email : '';
 
     const coupons: WooCoupon[] = [];
     for (const posted of Array.isArray(body.coupon_lines) ? body.coupon_lines : []) {
       if (!isRecord(posted) || typeof posted.code !== 'string' || posted.code === '') continue;
       const code = formatCouponCode(posted.code);
       const coupon = this.coupons.find((c) => c.code.toLowerCase() === code);
-      const problem = couponProblem(coupon, code, subtotal, now);
+      const problem = couponProblem(coupon, code, lines, email, now);
       if (problem || !coupon) {
         this.drafts.push(this.orderRecord(id, body, lines, [], 'checkout-draft', now));
         return {
@@ -536,6 +976,10 @@ export class FakeWooCommerce {
       }
       coupons.push(coupon);
     }
+    // WC_Abstract_Order::recalculate_coupons: with coupons, every line's total starts again
+    // from its subtotal (a posted total is overwritten) and each coupon is applied in turn;
+    // without, the lines keep the totals posted.
+    if (coupons.length > 0) for (const line of lines) line.total = line.subtotal;
     const couponLines = coupons.map((coupon) => ({ coupon, discount: applyCoupon(coupon, lines) }));
 
     const requested = typeof body.status === 'string' ? body.status : 'pending';
@@ -548,8 +992,6 @@ export class FakeWooCommerce {
       for (const line of lines) this.reduceStock(line, now);
       for (const coupon of coupons) {
         coupon.usage_count += 1;
-        const billing = isRecord(body.billing) ? body.billing : {};
-        const email = typeof billing.email === 'string' ? billing.email : '';
         if (email) coupon.used_by = [...coupon.used_by, email];
       }
     }
@@ -564,6 +1006,36 @@ export class FakeWooCommerce {
         Allow: ALLOW_COLLECTION,
       },
     };
+  }
+
+  /**
+   * `PUT /orders/{id}` with `line_items: [{id, subtotal?, total?}]` (the fields of an order
+   * this fake changes): the lines take the amounts given and the order's totals follow
+   * (WC_Abstract_Order::calculate_totals); the coupons are not applied again, as the REST
+   * API does not without `coupon_lines`.
+   */
+  private updateOrderLines(id: number, body: unknown): Answer {
+    const order = this.orders.find((o) => o.id === id);
+    if (!order) return invalidId('woocommerce_rest_shop_order_invalid_id', ALLOW_ITEM);
+    const posted = isRecord(body) && Array.isArray(body.line_items) ? body.line_items : [];
+    for (const item of posted.filter(isRecord)) {
+      const line = order.line_items.find((l) => l.id === Number(item.id));
+      if (!line) continue;
+      for (const field of ['subtotal', 'total'] as const) {
+        const value = item[field];
+        if (typeof value === 'string' && Number.isFinite(Number(value))) {
+          line[field] = money(cents(value));
+        }
+      }
+      const quantity = Number(line.quantity) || 0;
+      line.price = quantity ? cents(line.total) / 100 / quantity : 0;
+    }
+    const total = order.line_items.reduce((sum, l) => sum + cents(l.total), 0);
+    const subtotal = order.line_items.reduce((sum, l) => sum + cents(l.subtotal), 0);
+    order.total = money(total);
+    order.discount_total = money(subtotal - total);
+    touch(order, this.clock());
+    return { status: 200, body: order, headers: apiHeaders(ALLOW_ITEM) };
   }
 
   /** Refunds created through `POST /orders/{id}/refunds`, by order id, oldest first. */
@@ -583,7 +1055,10 @@ export class FakeWooCommerce {
     if (index < 0) return invalidId('woocommerce_rest_shop_order_invalid_id', ALLOW_ITEM);
     const order = list[index]!;
     if (q.get('force') === 'true') list.splice(index, 1);
-    else order.status = 'trash';
+    else {
+      order.status = 'trash';
+      touch(order, this.clock());
+    }
     return { status: 200, body: order, headers: apiHeaders(ALLOW_ITEM) };
   }
 
@@ -706,14 +1181,21 @@ export class FakeWooCommerce {
     // creates a line item even when it cannot find the product.
     const rendered = product ? this.renderProduct(product) : undefined;
     const unit = cents((variation ?? rendered)?.price);
+    // WC_REST_Orders_V2_Controller::prepare_line_items: the product's price × quantity,
+    // unless the request names the line's `subtotal` or `total` (strings, as WooCommerce
+    // renders them).
+    const given = (value: unknown) =>
+      typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+        ? cents(value)
+        : null;
     return {
       product,
       variation,
       productId: product ? product.id : productId,
       variationId: variation ? variation.id : 0,
       quantity,
-      subtotal: unit * quantity,
-      discount: 0,
+      subtotal: given(posted.subtotal) ?? unit * quantity,
+      total: given(posted.total) ?? unit * quantity,
     };
   }
 
@@ -751,8 +1233,10 @@ export class FakeWooCommerce {
     const orderKey = `wc_order_${randomBytes(16).toString('base64url').replace(/[-_]/g, '').slice(0, 13)}`;
     let itemId = this.nextItemId();
     let metaId = this.nextMetaId();
-    const total = lines.reduce((sum, l) => sum + l.subtotal - l.discount, 0);
-    const discount = lines.reduce((sum, l) => sum + l.discount, 0);
+    // WC_Abstract_Order::calculate_totals: the order's total is its lines' totals, its
+    // discount what they lost against their subtotals.
+    const total = lines.reduce((sum, l) => sum + l.total, 0);
+    const discount = lines.reduce((sum, l) => sum + l.subtotal - l.total, 0);
     const str = (key: string) => (typeof body[key] === 'string' ? (body[key] as string) : '');
     const lineItems = lines.map((line) => {
       const { product, variation } = line;
@@ -770,7 +1254,7 @@ export class FakeWooCommerce {
         id?: number;
         src?: string;
       } | null;
-      const lineTotal = line.subtotal - line.discount;
+      const lineTotal = line.total;
       return {
         id: itemId++,
         name: variation
@@ -919,10 +1403,10 @@ interface OrderLine {
   productId: number;
   variationId: number;
   quantity: number;
-  /** Integer cents. */
+  /** Integer cents, before the coupons. */
   subtotal: number;
-  /** Integer cents, from the order's coupons. */
-  discount: number;
+  /** Integer cents, after the coupons. */
+  total: number;
   reducedStock?: boolean;
 }
 
@@ -933,14 +1417,67 @@ function formatCouponCode(code: string): string {
   return code.trim().toLowerCase();
 }
 
+/** WooCommerce's product coupon types (wc_get_product_coupon_types); the rest are cart types. */
+const PRODUCT_COUPON_TYPES = ['percent', 'fixed_product'];
+
+const ids = (value: unknown): number[] =>
+  Array.isArray(value) ? value.map(Number).filter((n) => Number.isInteger(n) && n > 0) : [];
+
+/** The line's product and its parent, as WooCommerce compares them with a coupon's ids. */
+function productIdsOf(line: OrderLine): number[] {
+  return line.variationId ? [line.variationId, line.productId] : [line.productId];
+}
+
+/** A variation counts in its parent's categories. */
+function categoriesOf(line: OrderLine): number[] {
+  return (line.product?.categories ?? []).map((c) => c.id);
+}
+
+function onSale(line: OrderLine): boolean {
+  return (line.variation ?? line.product)?.on_sale === true;
+}
+
+const meets = (a: readonly number[], b: readonly number[]) => a.some((x) => b.includes(x));
+
+/** WC_Coupon::is_valid_for_product: which lines a product coupon discounts. */
+function validForProduct(coupon: WooCoupon, line: OrderLine): boolean {
+  if (!PRODUCT_COUPON_TYPES.includes(coupon.discount_type)) return false;
+  const productIds = ids(coupon.product_ids);
+  const categories = ids(coupon.product_categories);
+  let valid =
+    (productIds.length > 0 && meets(productIdsOf(line), productIds)) ||
+    (categories.length > 0 && meets(categoriesOf(line), categories)) ||
+    (productIds.length === 0 && categories.length === 0);
+  if (meets(productIdsOf(line), ids(coupon.excluded_product_ids))) valid = false;
+  if (meets(categoriesOf(line), ids(coupon.excluded_product_categories))) valid = false;
+  if (coupon.exclude_sale_items === true && onSale(line)) valid = false;
+  return valid;
+}
+
+/** WC_Cart::is_coupon_emails_allowed: exact, or with `*` standing for anything. */
+function emailAllowed(email: string, restrictions: readonly string[]): boolean {
+  const address = email.trim().toLowerCase();
+  return restrictions.some((raw) => {
+    const pattern = raw
+      .trim()
+      .toLowerCase()
+      .split('*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
+    return new RegExp(`^${pattern}$`).test(address);
+  });
+}
+
 /**
- * WooCommerce's checks when an order applies a coupon (WC_Discounts::is_coupon_valid), in
- * its order, with its messages: escaped by esc_html__, so quotes arrive as `&quot;`.
+ * WooCommerce's checks when an order applies a coupon (WC_Discounts::is_coupon_valid, then
+ * the address rules), in its order, with WooCommerce 11's messages as recorded: escaped by
+ * esc_html__, so quotes arrive as `&quot;`. The spend limits read the lines' subtotals.
  */
 function couponProblem(
   coupon: WooCoupon | undefined,
   code: string,
-  subtotalCents: number,
+  lines: readonly OrderLine[],
+  email: string,
   now: Date,
 ): string | null {
   const quoted = `&quot;${escapeHtml(code)}&quot;`;
@@ -956,71 +1493,161 @@ function couponProblem(
   if (expires && Date.parse(`${expires}Z`) < now.getTime()) {
     return `Coupon ${quoted} has expired.`;
   }
+  const subtotal = lines.reduce((sum, l) => sum + l.subtotal, 0);
   const minimum = cents(coupon.minimum_amount);
-  if (minimum > 0 && subtotalCents < minimum) {
+  if (minimum > 0 && subtotal < minimum) {
     return `The minimum spend for coupon ${quoted} is ${wcPrice(minimum)}.`;
+  }
+  const maximum = cents(coupon.maximum_amount);
+  if (maximum > 0 && subtotal > maximum) {
+    return `The maximum spend for coupon ${quoted} is ${wcPrice(maximum)}.`;
+  }
+  const notApplicable = `Sorry, coupon ${quoted} is not applicable to selected products.`;
+  const productIds = ids(coupon.product_ids);
+  if (productIds.length > 0 && !lines.some((l) => meets(productIdsOf(l), productIds))) {
+    return notApplicable;
+  }
+  const categories = ids(coupon.product_categories);
+  if (
+    categories.length > 0 &&
+    !lines.some(
+      (l) =>
+        !(coupon.exclude_sale_items === true && onSale(l)) && meets(categoriesOf(l), categories),
+    )
+  ) {
+    return notApplicable;
+  }
+  if (PRODUCT_COUPON_TYPES.includes(coupon.discount_type)) {
+    if (lines.length > 0 && !lines.some((l) => validForProduct(coupon, l))) return notApplicable;
+  } else {
+    // A cart coupon: one line it may not discount refuses the whole coupon.
+    if (coupon.exclude_sale_items === true && lines.some(onSale)) {
+      return `Sorry, coupon ${quoted} is not valid for sale items.`;
+    }
+    const excluded = lines.filter(
+      (l) =>
+        meets(productIdsOf(l), ids(coupon.excluded_product_ids)) ||
+        meets(categoriesOf(l), ids(coupon.excluded_product_categories)),
+    );
+    if (excluded.length > 0) {
+      const names = excluded.map((l) => escapeHtml(l.product?.name ?? ''));
+      return `Sorry, coupon ${quoted} is not applicable to the products: ${names.join(', ')}.`;
+    }
+  }
+  const restrictions = Array.isArray(coupon.email_restrictions)
+    ? coupon.email_restrictions.map(String)
+    : [];
+  if (restrictions.length > 0 && !emailAllowed(email, restrictions)) {
+    return `Please enter a valid email at checkout to use coupon code ${quoted}.`;
+  }
+  const perUser = Number(coupon.usage_limit_per_user) || 0;
+  if (perUser > 0 && email) {
+    const address = email.trim().toLowerCase();
+    const used = coupon.used_by.filter((u) => u.trim().toLowerCase() === address).length;
+    if (used >= perUser) return `Usage limit for coupon ${quoted} has been reached.`;
   }
   return null;
 }
 
+/** One line as WC_Discounts works on it: cents, and what it has left after the coupons so far. */
+interface DiscountItem {
+  line: OrderLine;
+  /** The line's subtotal (WooCommerce's `$item->price`: the line, not the unit). */
+  price: number;
+  quantity: number;
+}
+
 /**
- * WC_Discounts for one coupon: lines taken by price, highest first; a percent coupon
- * takes its share of each line (rounding remainder a cent at a time), a fixed cart
- * amount is split evenly per item and whatever is left spread again. Returns the cents
- * the coupon took; adds them to each line's `discount`.
+ * WC_Discounts::apply_coupon for one coupon on an order's lines (discounts not sequential,
+ * WooCommerce's default): the lines it may discount, sorted by subtotal × quantity, highest
+ * first (PHP's stable uasort); percent floored per line with the missing cents one unit at
+ * a time, `fixed_product` per unit, `fixed_cart` evenly per unit and what is left again;
+ * `limit_usage_to_x_items` units at most; never more than a line has left. Written from
+ * WooCommerce's code apart from the site's own port (`couponLineDiscounts` in machines),
+ * so that a hand-off whose lines or totals disagree with the shop shows here. Lowers each
+ * line's `total`; returns the cents the coupon took.
  */
 function applyCoupon(coupon: WooCoupon, lines: OrderLine[]): number {
-  const items = [...lines].sort((a, b) => b.subtotal - a.subtotal).filter((l) => l.subtotal > 0);
-  const left = (l: OrderLine) => l.subtotal - l.discount;
+  const left = (item: DiscountItem) => Math.max(0, item.line.total);
+  const items: DiscountItem[] = lines
+    .map((line) => ({ line, price: line.subtotal, quantity: line.quantity }))
+    .sort((a, b) => b.price * b.quantity - a.price * a.quantity)
+    .filter(
+      (item) =>
+        left(item) > 0 &&
+        item.quantity > 0 &&
+        (validForProduct(coupon, item.line) ||
+          !PRODUCT_COUPON_TYPES.includes(coupon.discount_type)),
+    );
+  const limit = Number(coupon.limit_usage_to_x_items) || 0;
   const amount = Number(coupon.amount) || 0;
-  const remainder = (cents: number) => {
+  const give = (item: DiscountItem, cents: number) => {
+    item.line.total -= cents;
+    return cents;
+  };
+  const remainder = (targets: DiscountItem[], cents: number): number => {
     let given = 0;
-    for (const line of items) {
-      for (let i = 0; i < line.quantity && given < cents; i++) {
-        if (left(line) <= 0) break;
-        line.discount += 1;
-        given += 1;
+    for (const item of targets) {
+      for (let i = 0; i < item.quantity; i++) {
+        given += give(item, Math.min(left(item), 1));
+        if (given >= cents) return given;
       }
     }
     return given;
   };
-  const perItem = (each: number) => {
+  const fixedProduct = (targets: DiscountItem[], each: number): number => {
     let given = 0;
-    for (const line of items) {
-      const discount = Math.min(left(line), each * line.quantity);
-      line.discount += discount;
-      given += discount;
+    let applied = 0;
+    for (const item of targets) {
+      let discount: number;
+      let quantity: number;
+      if (limit) {
+        quantity = Math.max(0, limit - applied < item.quantity ? limit - applied : item.quantity);
+        discount = Math.min(each, item.price / item.quantity) * quantity;
+      } else {
+        quantity = item.quantity;
+        discount = each * quantity;
+      }
+      given += give(item, Math.min(left(item), discount));
+      applied += quantity;
     }
     return given;
+  };
+  const fixedCart = (cents: number): number => {
+    const targets = items.filter((item) => left(item) > 0);
+    const count = targets.reduce((sum, item) => sum + item.quantity, 0);
+    if (count === 0 || cents <= 0) return 0;
+    const each = Math.floor(cents / count);
+    if (each === 0) return remainder(targets, cents);
+    const given = fixedProduct(targets, each);
+    return given > 0 && given < cents ? given + fixedCart(cents - given) : given;
   };
   if (coupon.discount_type === 'percent') {
     let given = 0;
     let base = 0;
-    for (const line of items) {
-      const discount = Math.min(left(line), Math.floor(line.subtotal * (amount / 100)));
-      line.discount += discount;
-      given += discount;
-      base += line.subtotal;
+    let applied = 0;
+    for (const item of items) {
+      const quantity = Math.max(
+        0,
+        limit && limit - applied < item.quantity ? limit - applied : item.quantity,
+      );
+      const price = (Math.round(item.price) / item.quantity) * quantity;
+      given += give(item, Math.round(Math.min(left(item), Math.floor(price * (amount / 100)))));
+      base += price;
+      applied += quantity;
     }
     const whole = Math.round(base * (amount / 100));
-    return given < whole ? given + remainder(whole - given) : given;
+    return given < whole ? given + remainder(items, whole - given) : given;
   }
-  if (coupon.discount_type === 'fixed_product') return perItem(Math.round(amount * 100));
-  const fixedCart = (cents: number): number => {
-    const count = items.reduce((sum, l) => sum + l.quantity, 0);
-    if (count === 0 || cents <= 0) return 0;
-    const each = Math.floor(cents / count);
-    if (each === 0) return remainder(cents);
-    const given = perItem(each);
-    return given > 0 && given < cents ? given + fixedCart(cents - given) : given;
-  };
+  if (coupon.discount_type === 'fixed_product')
+    return fixedProduct(items, Math.round(amount * 100));
   return fixedCart(Math.round(amount * 100));
 }
 
-/** wc_price in the shop's format (German separators, € after the amount). */
+/** wc_price in the recorded shop's format (€ before the amount, German decimal comma). */
 function wcPrice(centsValue: number): string {
   const amount = (centsValue / 100).toFixed(2).replace('.', ',');
-  return `<span class="woocommerce-Price-amount amount"><bdi>${amount}&nbsp;<span class="woocommerce-Price-currencySymbol">&euro;</span></bdi></span>`;
+  return `<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">&euro;</span>${amount}</bdi></span>`;
 }
 
 // ---------------------------------------------------------------- helpers
@@ -1164,4 +1791,80 @@ function sendText(res: ServerResponse, status: number, type: string, text: strin
     'Content-Type': type.includes('charset') ? type : `${type}; charset=UTF-8`,
   });
   res.end(text);
+}
+
+// ---------------------------------------------------------------- webhooks
+
+/** A webhook of the fake shop (WooCommerce's `wc_webhooks` row, the fields that matter here). */
+export interface FakeWebhook {
+  id: number;
+  topic: string;
+  deliveryUrl: string;
+  secret: string;
+  status: 'active' | 'disabled';
+  /** Failed deliveries in a row. */
+  failures: number;
+}
+
+export interface FakeDelivery {
+  webhookId: number;
+  /** `ping` for the ping. */
+  topic: string;
+  rawBody: string;
+  headers?: Record<string, string>;
+  /** The site's HTTP status; null: no answer; `lost`: never sent (loseDeliveries). */
+  status: number | null | 'lost';
+}
+
+const USER_AGENT = 'WooCommerce/11.0.1 Hookshot (WordPress/7.1)';
+
+/** The statuses `PUT /orders/{id}` accepts (WooCommerce 11's enum). */
+const ORDER_STATUSES = [
+  'pending',
+  'processing',
+  'on-hold',
+  'completed',
+  'cancelled',
+  'refunded',
+  'failed',
+  'checkout-draft',
+];
+
+/** PHP's json_encode as WooCommerce signs it: slashes and every non-ASCII character escaped. */
+export function phpJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/\//g, '\\/')
+    .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** rest_parse_date's form of an RFC 3339 date-time. */
+const REST_DATE =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/**
+ * A `date-time` parameter as the site's local wall clock, "YYYY-MM-DDTHH:MM:SS" (what
+ * WP_Date_Query compares); null when WordPress refuses the value.
+ */
+function siteLocal(value: string): string | null {
+  const m = REST_DATE.exec(value.trim());
+  if (!m) return null;
+  if (!m[8]) return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}`;
+  const at = new Date(value.trim().replace(' ', 'T'));
+  return Number.isNaN(at.getTime()) ? null : wpDate(at).local;
+}
+
+function invalidDate(name: string): Answer {
+  return {
+    status: 400,
+    body: {
+      code: 'rest_invalid_param',
+      message: `Invalid parameter(s): ${name}`,
+      data: {
+        status: 400,
+        params: { [name]: 'Invalid date.' },
+        details: { [name]: { code: 'rest_invalid_date', message: 'Invalid date.', data: null } },
+      },
+    },
+    headers: apiHeaders(ALLOW_COLLECTION),
+  };
 }

@@ -838,3 +838,77 @@ export function orderReference(order: Record<string, unknown>): string {
   if (typeof order.transaction_id === 'string' && order.transaction_id) return order.transaction_id;
   return JSON.stringify(order.line_items ?? order);
 }
+
+/**
+ * A WordPress account of the shop as `GET /wp-json/wp/v2/users/me?context=edit` describes it
+ * (WordPress's users controller; not in the recordings, which were made with API keys), and
+ * the application passwords it can sign in with (WordPress → Benutzer → Profil →
+ * Anwendungspasswörter: 24 letters and digits, shown in groups of four).
+ */
+export interface WpUser {
+  id: number;
+  username: string;
+  name: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  roles: string[];
+  registered_date: string;
+  /** Shortened: WordPress lists every capability of the roles; these are the ones that tell. */
+  capabilities: Record<string, boolean>;
+  applicationPasswords: string[];
+}
+
+/** Application passwords of the default accounts, as WordPress shows them once. */
+export const WP_APP_PASSWORDS = {
+  shopManager: 'Hafn 7KqM 2xLp Vw9R tE4s Yb3N',
+  administrator: 'Adm1 nPw0 rtE5 9sKq LmN2 xYz7',
+  subscriber: 'Sub5 crib 3rPw 0rd7 AbCd 1234',
+} as const;
+
+/** A shop manager, an administrator and a customer who only subscribed (no organizer). */
+export function wordpressUsers(): WpUser[] {
+  const user = (
+    id: number,
+    username: string,
+    name: string,
+    roles: string[],
+    capabilities: string[],
+    password: string,
+  ): WpUser => {
+    const [first = '', last = ''] = name.split(' ');
+    return {
+      id,
+      username,
+      name,
+      first_name: first,
+      last_name: last,
+      email: `${username}@afterwork-hamburg.example`,
+      roles,
+      registered_date: '2025-03-14T09:12:40+00:00',
+      capabilities: Object.fromEntries(
+        [...capabilities, ...roles].map((capability) => [capability, true]),
+      ),
+      applicationPasswords: [password],
+    };
+  };
+  return [
+    user(
+      2,
+      'hanna.hafen',
+      'Hanna Hafen',
+      ['shop_manager'],
+      ['read', 'edit_posts', 'manage_woocommerce', 'view_woocommerce_reports', 'edit_products'],
+      WP_APP_PASSWORDS.shopManager,
+    ),
+    user(
+      1,
+      'admin',
+      'Alex Admin',
+      ['administrator'],
+      ['read', 'manage_options', 'manage_woocommerce', 'list_users', 'edit_users'],
+      WP_APP_PASSWORDS.administrator,
+    ),
+    user(7, 'karla.kundin', 'Karla Kundin', ['subscriber'], ['read'], WP_APP_PASSWORDS.subscriber),
+  ];
+}
