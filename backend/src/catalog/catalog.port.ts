@@ -100,6 +100,11 @@ export interface OrderHandOff {
     name: string;
     quantity: number;
     unitAmount: number;
+    /**
+     * The coupon's discount on this line, integer cents, as the checkout priced it (rules
+     * "Coupons"): the line's total in the shop is its units less this. Absent: none.
+     */
+    discount?: number;
   }[];
   /** The catalog's own spelling of the code (WooCommerce stores codes lower-case). */
   couponCode: string | null;
@@ -123,6 +128,20 @@ export interface OrderRefund {
   refundReference: string;
   /** Refunded on the built-in test provider. */
   testMode: boolean;
+  /**
+   * rules "Refunds": units of the order's lines whose price went back so far (tickets a
+   * partial refund covered), by the line's index in the handed-off order; the shop's refund
+   * names them with their quantity so the stock comes back. Refunded in full, every line
+   * goes back whatever this says.
+   */
+  restock?: readonly { position: number; quantity: number }[];
+}
+
+/** What `refundOrder` did: `restocked` units went back to the shop's stock with it. */
+export interface RefundResult {
+  found: boolean;
+  refundId: string | null;
+  restocked?: number;
 }
 
 /** Catalog port: products, coupons, posts and the order hand-off. Adapters do the I/O. */
@@ -144,7 +163,15 @@ export abstract class CatalogPort {
    * with `refundReference`; nothing when they add up already, so running it twice refunds
    * once. `found: false` when the shop has no order with this reference.
    */
-  abstract refundOrder(refund: OrderRefund): Promise<{ found: boolean; refundId: string | null }>;
+  abstract refundOrder(refund: OrderRefund): Promise<RefundResult>;
+  /**
+   * rules "Orders made in the shop": every order the shop changed after `since` (all
+   * pages, oldest change first, trashed ones too), as the shop renders an order: the shop
+   * module reads each as it reads a webhook's body. A catalog without a shop has none.
+   */
+  abstract ordersChangedSince(since: Date): Promise<unknown[]>;
+  /** One order as the shop has it now (rendered as above); null when the shop has no such order. */
+  abstract findOrder(id: string): Promise<unknown>;
   /** Adapter name for readiness reports ("woocommerce" or "demo"). */
   abstract readonly name: string;
 }

@@ -9,6 +9,7 @@ import {
   type CatalogProduct,
   type OrderHandOff,
   type OrderRefund,
+  type RefundResult,
 } from './catalog.port.js';
 
 /** Coupon lookups are cached per code; bounded so random codes cannot grow memory. */
@@ -128,8 +129,20 @@ export class CatalogService implements OnApplicationBootstrap {
   }
 
   /** Not cached and not retried; throws on upstream failure so the caller can retry later. */
-  async refundOrder(refund: OrderRefund): Promise<{ found: boolean; refundId: string | null }> {
+  async refundOrder(refund: OrderRefund): Promise<RefundResult> {
     return this.port.refundOrder(refund);
+  }
+
+  /**
+   * rules "Orders made in the shop": the shop's orders changed after `since`, and one order
+   * as it is now (null: gone). Not cached; throws on upstream failure.
+   */
+  ordersChangedSince(since: Date): Promise<unknown[]> {
+    return this.port.ordersChangedSince(since);
+  }
+
+  findOrder(id: string): Promise<unknown> {
+    return this.port.findOrder(id);
   }
 
   /** Not cached and not retried; throws on upstream failure so the caller can retry later. */

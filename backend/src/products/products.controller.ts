@@ -1,4 +1,16 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  Logger,
+  Param,
+  Post,
+  Req,
+  Res,
+} from '@nestjs/common';
 import {
   couponValidationRequestSchema,
   retentionPeriods,
@@ -17,6 +29,7 @@ import {
   priceCouponLines,
   productNamesIn,
 } from '../catalog/coupon-rules.js';
+import { HoldRepository } from '../holds/holds.port.js';
 import { FAQ_ENTRIES } from './faq.data.js';
 import { type CachedBody, cachedBody, sendCached } from './http-cache.js';
 import { ProductsService } from './products.service.js';
@@ -125,10 +138,21 @@ export class BlogController {
   }
 }
 
-/** rules "Coupons": validated by the server with WooCommerce semantics. */
+/**
+ * rules "Coupons": validated by the server with WooCommerce semantics, counting the uses open
+ * checkouts hold (docs/decisions/0013-coupon-uses-are-held.md), so a visitor learns in the
+ * cart that the last use is taken; the checkout decides again under the coupon's lock.
+ */
 @Controller('coupons')
 export class CouponsController {
-  constructor(private readonly catalog: CatalogService) {}
+  private readonly logger = new Logger('Coupons');
+  /** The store could not be read at the last look (logged once per outage). */
+  private storeAway = false;
+
+  constructor(
+    private readonly catalog: CatalogService,
+    @Inject(HoldRepository) private readonly holds: HoldRepository,
+  ) {}
 
   @Post('validate')
   @RateLimit(COUPON_RATE_LIMIT)
@@ -145,6 +169,7 @@ export class CouponsController {
       now: new Date(),
       ...(subtotal !== undefined ? { subtotal } : {}),
       productNames: productNamesIn(catalog),
+      heldUses: coupon ? await this.heldUses(coupon.code) : 0,
     });
     if (!result.ok) throw apiError(result.statusCode, result.message);
     return {
@@ -152,6 +177,25 @@ export class CouponsController {
       ...(lines.length > 0 ? { discountCents: result.discountCents } : {}),
       ...(result.needsEmail ? { needsEmail: true } : {}),
     };
+  }
+
+  /**
+   * The uses open checkouts hold, read without the lock: the cart's answer is a hint. Should
+   * the store not answer (away, or a new one the checkout side has not set up yet), the cart
+   * hears what the catalog says; the checkout, which cannot go on without the store, decides.
+   */
+  private async heldUses(code: string): Promise<number> {
+    try {
+      const held = await this.holds.couponUsesHeld(code, null, Date.now());
+      this.storeAway = false;
+      return held.all;
+    } catch (err) {
+      if (!this.storeAway) {
+        this.logger.warn({ msg: 'held coupon uses not readable', error: String(err) });
+      }
+      this.storeAway = true;
+      return 0;
+    }
   }
 }
 

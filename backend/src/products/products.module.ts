@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CatalogModule } from '../catalog/catalog.module.js';
+import { HoldsModule } from '../holds/holds.module.js';
 import {
   BlogController,
   CouponsController,
@@ -11,9 +12,12 @@ import {
 } from './products.controller.js';
 import { ProductsService } from './products.service.js';
 
-/** The products side (catalog, events, blog, coupons); nginx routes these paths here. */
+/**
+ * The products side (catalog, events, blog, coupons); nginx routes these paths here. The
+ * coupon check reads the uses open checkouts hold (the holds, in the shared store).
+ */
 @Module({
-  imports: [CatalogModule],
+  imports: [CatalogModule, HoldsModule],
   controllers: [
     FeedController,
     EventsController,

@@ -26,4 +26,12 @@ export class KyselySettingsRepository extends SettingsRepository {
     if (stored === undefined) throw new Error(`setting ${key} missing after insert`);
     return stored;
   }
+
+  async put(key: string, value: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('settings')
+      .values({ key, value, created_at: now })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+      .execute();
+  }
 }

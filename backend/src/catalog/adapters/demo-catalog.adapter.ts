@@ -7,6 +7,7 @@ import {
   type CatalogVariation,
   type OrderHandOff,
   type OrderRefund,
+  type RefundResult,
 } from '../catalog.port.js';
 import { demoCoupons } from '../demo/demo-coupons.data.js';
 import { DEMO_EVENTS, EVENTS_CATEGORY, type DemoVariant } from '../demo/demo-events.data.js';
@@ -26,6 +27,8 @@ export class DemoCatalogAdapter extends CatalogPort {
   private readonly orders = new Map<string, { id: string; order: OrderHandOff }>();
   /** Cents refunded per order reference. */
   private readonly refunded = new Map<string, number>();
+  /** Units back in stock per order reference, by line. */
+  private readonly restocked = new Map<string, number[]>();
   private readonly couponUsage = new Map<string, number>();
   private nextOrderNumber = 1001;
 
@@ -143,20 +146,40 @@ export class DemoCatalogAdapter extends CatalogPort {
    * The demo keeps what was refunded per order and puts a fully refunded order's units
    * back, as WooCommerce does with `restock_items`; idempotent like the shop's.
    */
-  async refundOrder(refund: OrderRefund): Promise<{ found: boolean; refundId: string | null }> {
+  async refundOrder(refund: OrderRefund): Promise<RefundResult> {
     const entry = this.orders.get(refund.reference);
     if (!entry) return { found: false, refundId: null };
     const before = this.refunded.get(refund.reference) ?? 0;
     if (refund.refundedTotal <= before) return { found: true, refundId: null };
     this.refunded.set(refund.reference, refund.refundedTotal);
-    if (refund.refundedTotal >= refund.orderTotal) {
-      for (const line of entry.order.lines) {
-        const key = line.variationId ?? line.productId;
-        const left = this.stock.get(key);
-        if (left !== undefined && left !== null) this.stock.set(key, left + line.quantity);
-      }
-    }
-    return { found: true, refundId: `demo-refund-${refund.refundReference}` };
+    // Units back so far per line: all of them refunded in full, else those a partial
+    // refund covered (rules "Refunds").
+    const full = refund.refundedTotal >= refund.orderTotal;
+    const restocked = this.restocked.get(refund.reference) ?? [];
+    let units = 0;
+    entry.order.lines.forEach((line, position) => {
+      const wanted = full
+        ? line.quantity
+        : (refund.restock?.find((r) => r.position === position)?.quantity ?? 0);
+      const back = Math.max(0, Math.min(line.quantity, wanted) - (restocked[position] ?? 0));
+      if (back === 0) return;
+      restocked[position] = (restocked[position] ?? 0) + back;
+      units += back;
+      const key = line.variationId ?? line.productId;
+      const left = this.stock.get(key);
+      if (left !== undefined && left !== null) this.stock.set(key, left + back);
+    });
+    this.restocked.set(refund.reference, restocked);
+    return { found: true, refundId: `demo-refund-${refund.refundReference}`, restocked: units };
+  }
+
+  /** The demo has no shop in which anyone could make or change an order. */
+  async ordersChangedSince(): Promise<unknown[]> {
+    return [];
+  }
+
+  async findOrder(): Promise<unknown> {
+    return null;
   }
 
   /** Orders received so far (newest last); for readiness details and tests. */

@@ -9,6 +9,7 @@ import {
   type CatalogProduct,
   type OrderHandOff,
   type OrderRefund,
+  type RefundResult,
   STRIPE_PAYMENT,
 } from '../catalog.port.js';
 import {
@@ -156,10 +157,16 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
       payment_method_title: payment.title,
       transaction_id: order.paymentReference,
       billing: billingOf(order),
+      // rules "Coupons": the lines at the prices charged. WooCommerce applies the coupon
+      // again from each line's subtotal (its own spread, which the checkout's mirrors), so
+      // a price changed in the shop since the checkout does not change the order's total;
+      // `total` is the line after its discount, as the checkout priced it.
       line_items: order.lines.map((line) => ({
         product_id: line.productId,
         ...(line.variationId ? { variation_id: line.variationId } : {}),
         quantity: line.quantity,
+        subtotal: euros(line.unitAmount * line.quantity),
+        total: euros(Math.max(0, line.unitAmount * line.quantity - (line.discount ?? 0))),
       })),
       coupon_lines: order.couponCode ? [{ code: order.couponCode }] : [],
       meta_data: [
@@ -179,7 +186,50 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
     if (typeof id !== 'number' && typeof id !== 'string') {
       throw this.invalid('wc/v3/orders', 'the created order has no id');
     }
+    await this.matchTotal(String(id), data, order);
     return { id: String(id) };
+  }
+
+  /**
+   * rules "Coupons": the shop's order must show what was charged. WooCommerce spreads the
+   * coupon itself, from the coupon as it is now; should the organizer have changed the
+   * coupon since the checkout, its total differs, and the lines are set to the totals the
+   * checkout charged (without `coupon_lines`, so WooCommerce keeps the coupon and its use
+   * and does not spread it again). Best effort: the order exists either way.
+   */
+  private async matchTotal(id: string, created: unknown, order: OrderHandOff): Promise<void> {
+    const record = (created ?? {}) as { total?: unknown; line_items?: unknown };
+    const total = cents(record.total);
+    if (total === order.total) return;
+    const items = (Array.isArray(record.line_items) ? record.line_items : []) as WooLine[];
+    this.logger.warn({
+      msg: "the shop's total differs from the amount charged; setting the lines' totals",
+      reference: order.reference,
+      shopTotal: total,
+      charged: order.total,
+    });
+    if (items.length !== order.lines.length) return;
+    try {
+      await this.request(
+        'PUT',
+        `wc/v3/orders/${id}`,
+        {},
+        {
+          line_items: order.lines.map((line, i) => ({
+            id: items[i]!.id,
+            subtotal: euros(line.unitAmount * line.quantity),
+            total: euros(Math.max(0, line.unitAmount * line.quantity - (line.discount ?? 0))),
+          })),
+        },
+        true,
+      );
+    } catch (err) {
+      this.logger.warn({
+        msg: "could not set the shop order's totals",
+        reference: order.reference,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
   }
 
   /**
@@ -219,7 +269,7 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
     }
   }
 
-  async refundOrder(refund: OrderRefund): Promise<{ found: boolean; refundId: string | null }> {
+  async refundOrder(refund: OrderRefund): Promise<RefundResult> {
     const id = refund.catalogOrderId ?? (await this.findOrderByReference(refund.reference));
     if (!id) return { found: false, refundId: null };
     const { data: order } = await this.get(`wc/v3/orders/${id}`, {});
@@ -246,7 +296,48 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
     );
     // The Location header of a created refund is broken (recorded): the body's id counts.
     const refundId = (data as { id?: unknown } | null)?.id;
-    return { found: true, refundId: refundId === undefined ? null : String(refundId) };
+    const restocked = plan.lines.reduce((sum, l) => sum + (Number(l.quantity) || 0), 0);
+    return {
+      found: true,
+      refundId: refundId === undefined ? null : String(refundId),
+      restocked,
+    };
+  }
+
+  /**
+   * rules "Orders made in the shop": `modified_after` (whole seconds, with its offset, so
+   * WordPress converts it to the site's time itself), oldest change first; trashed orders
+   * are not in the default list and are asked for apart.
+   */
+  async ordersChangedSince(since: Date): Promise<unknown[]> {
+    const query = {
+      modified_after: since.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      per_page: '100',
+      orderby: 'modified',
+      order: 'asc',
+    };
+    const [changed, trashed] = await Promise.all([
+      this.getAllPages('wc/v3/orders', query),
+      this.getAllPages('wc/v3/orders', { ...query, status: 'trash' }),
+    ]);
+    return [...changed, ...trashed];
+  }
+
+  async findOrder(id: string): Promise<unknown> {
+    try {
+      return (await this.get(`wc/v3/orders/${encodeURIComponent(id)}`, {})).data;
+    } catch (err) {
+      // Only WooCommerce's own "no such order" means gone: a 404 of a missing route (a
+      // wrong WOOCOMMERCE_URL) must never read as a deleted order.
+      if (
+        err instanceof CatalogError &&
+        err.status === 404 &&
+        err.message.includes('woocommerce_rest_shop_order_invalid_id')
+      ) {
+        return null;
+      }
+      throw err;
+    }
   }
 
   private async findOrderByReference(reference: string): Promise<string | null> {
@@ -322,7 +413,7 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
   }
 
   private async request(
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     query: Record<string, string>,
     body: unknown,
@@ -489,12 +580,13 @@ interface WooLine {
 }
 
 /**
- * rules "Refunds reach the shop": what the shop still has to refund, or null when its
- * refunds add up to `refundedTotal` already (so a second run refunds nothing) or one of
+ * rules "Refunds reach the shop", "Refunds": what the shop still has to refund, or null when
+ * its refunds add up to `refundedTotal` already (so a second run refunds nothing) or one of
  * them carries this provider refund's id. In full: every line with what is left of its
  * quantity and total, so WooCommerce restocks them (without line items it does not,
- * recorded). In part: the amount spread over the lines' totals, without quantities, so
- * no stock moves and the tickets stay valid.
+ * recorded). In part: first the units whose price went back (`restock`: tickets the refund
+ * covered) with their quantity, so their stock comes back; the rest of the amount spread
+ * over the lines' totals without quantities, so no other stock moves.
  */
 function refundPlan(
   order: unknown,
@@ -519,21 +611,54 @@ function refundPlan(
   const refundedOf = lineRefunds(existing);
   const full = refund.refundedTotal >= refund.orderTotal;
   let left = amount;
-  const out: Record<string, unknown>[] = [];
-  for (const line of lines) {
+  const out = new Map<number, { quantity: number; total: number }>();
+  const open = (line: WooLine) => {
     const done = refundedOf.get(line.id) ?? { quantity: 0, total: 0 };
-    const open = cents(line.total) - done.total;
-    if (open <= 0 || left <= 0) continue;
-    const share = Math.min(open, left);
-    left -= share;
-    const quantity = line.quantity - done.quantity;
-    out.push({
-      id: line.id,
-      ...(full && quantity > 0 ? { quantity } : {}),
-      refund_total: euros(share),
-    });
+    const planned = out.get(line.id) ?? { quantity: 0, total: 0 };
+    return {
+      quantity: line.quantity - done.quantity - planned.quantity,
+      total: cents(line.total) - done.total - planned.total,
+      done,
+    };
+  };
+  const add = (line: WooLine, quantity: number, total: number) => {
+    const planned = out.get(line.id) ?? { quantity: 0, total: 0 };
+    out.set(line.id, { quantity: planned.quantity + quantity, total: planned.total + total });
+    left -= total;
+  };
+  if (!full) {
+    for (const { position, quantity } of refund.restock ?? []) {
+      const line = lines[position];
+      if (!line || quantity <= 0) continue;
+      const { done, quantity: openUnits, total: openTotal } = open(line);
+      const units = Math.min(quantity - done.quantity, openUnits);
+      if (units <= 0) continue;
+      // The line's total per unit, the dearest units first (as the tickets were priced).
+      const lineTotal = cents(line.total);
+      const base = Math.floor(lineTotal / line.quantity);
+      const extra = lineTotal - base * line.quantity;
+      let value = 0;
+      for (let i = done.quantity; i < done.quantity + units; i++)
+        value += base + (i < extra ? 1 : 0);
+      add(line, units, Math.max(0, Math.min(value, openTotal, left)));
+    }
   }
-  return { amount: euros(amount), lines: out };
+  for (const line of lines) {
+    const { quantity, total } = open(line);
+    if (total <= 0 || left <= 0) {
+      if (full && quantity > 0) add(line, quantity, 0);
+      continue;
+    }
+    add(line, full && quantity > 0 ? quantity : 0, Math.min(total, left));
+  }
+  const planned = lines
+    .filter((line) => out.has(line.id))
+    .map((line) => {
+      const { quantity, total } = out.get(line.id)!;
+      return { id: line.id, ...(quantity > 0 ? { quantity } : {}), refund_total: euros(total) };
+    })
+    .filter((l) => 'quantity' in l || cents(l.refund_total) > 0);
+  return { amount: euros(amount), lines: planned };
 }
 
 /** Quantities and totals already refunded per order line (refund lines carry negative values). */

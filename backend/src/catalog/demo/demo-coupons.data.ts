@@ -70,6 +70,18 @@ export function demoCoupons(now: Date): CatalogCoupon[] {
       minimumAmount: null,
       productIds: [1093],
     },
+    {
+      // rules "Coupons": only for a company's addresses (an e-mail restriction with a
+      // wildcard), so /checkout asks for the buyer's address.
+      code: 'FIRMA15',
+      discountType: 'percent',
+      amount: 15,
+      expiresAt: null,
+      usageLimit: null,
+      usageCount: 0,
+      minimumAmount: null,
+      emailRestrictions: ['*@firma.example'],
+    },
   ];
   return coupons.map(couponTerms);
 }
