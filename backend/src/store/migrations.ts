@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type ColumnDefinitionBuilder, type Kysely, sql } from 'kysely';
 import {
   type Migration,
@@ -582,7 +583,186 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // rules "Coupons", "Refunds": each line keeps the coupon's discount the checkout priced
+    // for it (the hand-off sends it, the refunds read what a ticket cost), and how many of
+    // its units a partial refund took back; a ticket whose price went back is marked, so a
+    // dispute won never restores it. Lines of earlier orders carry 0: only their order's
+    // discount is known (readers spread it themselves).
+    '2026-12-03-002-order-line-discounts': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .alterTable('order_lines')
+          .addColumn('discount', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema
+          .alterTable('order_lines')
+          .addColumn('refunded_quantity', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema.alterTable('tickets').addColumn('refunded_at', 'bigint').execute();
+      },
+    },
+    // rules "Coupons": one use of a coupon held by an open checkout (and by a paid order until
+    // the shop has counted it), beside the places it holds
+    // (docs/decisions/0013-coupon-uses-are-held.md). `holder` is a keyed hash of the buyer's
+    // address, never the address.
+    '2026-12-03-001-coupon-use-holds': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('coupon_holds')
+          .addColumn('id', serial, autoId)
+          .addColumn('owner', 'text', (c) => c.notNull())
+          .addColumn('code', 'text', (c) => c.notNull())
+          .addColumn('holder', 'text')
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .addColumn('released', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        // The checkout's count reads the index alone.
+        await db.schema
+          .createIndex('coupon_holds_count_idx')
+          .on('coupon_holds')
+          .columns(['code', 'released', 'expires_at', 'holder'])
+          .execute();
+        await db.schema
+          .createIndex('coupon_holds_owner_idx')
+          .on('coupon_holds')
+          .column('owner')
+          .execute();
+        // One row per coupon; PostgreSQL locks it (FOR UPDATE) to serialise its uses.
+        await db.schema
+          .createTable('coupon_locks')
+          .addColumn('code', 'text', (c) => c.primaryKey())
+          .execute();
+      },
+    },
+    // rules "Orders made in the shop" (docs/decisions/0015-tickets-for-orders-made-in-the-shop.md):
+    // an order made in WooCommerce itself gets tickets too. `shop_orders` keeps each such
+    // order as the shop last reported it (its date_modified_gmt orders the reports), with
+    // the billing address and name the ticket mail and the door need (docs/privacy.md);
+    // `shop_order_sweeps` how far the sweep has read the shop's orders. A ticket now
+    // belongs to an order of the site or of the shop (`shop-<id>`), so `tickets.order_id`
+    // no longer references `orders`; a guest-list ticket (an order of 0 €) says so.
+    '2026-12-03-004-shop-orders': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('shop_orders')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('number', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('modified_at', 'bigint', (c) => c.notNull())
+          .addColumn('email', 'text')
+          .addColumn('holder', 'text')
+          .addColumn('total', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('shop_order_sweeps')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('high_water', 'bigint')
+          .addColumn('last_run_at', 'bigint')
+          .addColumn('last_read', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('last_applied', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('last_error', 'text')
+          .execute();
+        await dropTicketsOrderReference(db, kind);
+        await db.schema
+          .alterTable('tickets')
+          .addColumn('guest_list', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+      },
+    },
+    // rules "Tickets and the door": a short code per ticket for when the QR code will not
+    // scan, random and unique within its event (the index enforces it; issuing draws again
+    // on a collision). Tickets issued before get theirs here.
+    '2026-12-03-005-ticket-short-codes': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('tickets').addColumn('code', 'text').execute();
+        const tickets = await sql<{
+          id: string;
+          event_id: number;
+        }>`select id, event_id from tickets order by event_id, id`.execute(db);
+        const taken = new Map<number, Set<string>>();
+        for (const { id, event_id: eventId } of tickets.rows) {
+          const codes = taken.get(Number(eventId)) ?? new Set<string>();
+          taken.set(Number(eventId), codes);
+          let code = shortTicketCode();
+          while (codes.has(code)) code = shortTicketCode();
+          codes.add(code);
+          await sql`update tickets set code = ${code} where id = ${id}`.execute(db);
+        }
+        await db.schema
+          .createIndex('tickets_event_code_uq')
+          .on('tickets')
+          .columns(['event_id', 'code'])
+          .unique()
+          .execute();
+      },
+    },
   };
+}
+
+/**
+ * The short code as the migration that introduced it made it: 40 random bits in Crockford's
+ * base32 (`machines/src/door/ticket-code.ts` makes them since; kept here so this migration
+ * never changes).
+ */
+function shortTicketCode(): string {
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  let bits = 0n;
+  for (const byte of randomBytes(5)) bits = (bits << 8n) | BigInt(byte);
+  let code = '';
+  for (let shift = 35n; shift >= 0n; shift -= 5n) code += alphabet[Number((bits >> shift) & 31n)];
+  return code;
+}
+
+/**
+ * `tickets.order_id` stops referencing `orders` (rules "Orders made in the shop": a shop
+ * order's tickets have no order of the site). PostgreSQL drops the constraint; SQLite
+ * cannot, so the table is rebuilt from its own stored definition without the reference
+ * (SQLite's documented way to change a table's schema), whatever columns it has gained,
+ * with its indexes, and with foreign keys off meanwhile, as `checkins` reference it.
+ */
+async function dropTicketsOrderReference(db: Kysely<unknown>, kind: StoreKind): Promise<void> {
+  if (kind === 'postgres') {
+    const found = await sql<{ conname: string }>`select conname from pg_constraint
+      where conrelid = 'tickets'::regclass and confrelid = 'orders'::regclass
+        and contype = 'f'`.execute(db);
+    for (const { conname } of found.rows) {
+      await sql`alter table tickets drop constraint ${sql.id(conname)}`.execute(db);
+    }
+    return;
+  }
+  const table = await sql<{ sql: string }>`select sql from sqlite_master
+    where type = 'table' and name = 'tickets'`.execute(db);
+  const definition = table.rows[0]?.sql ?? '';
+  const rebuilt = definition
+    .replace(/^create table "tickets"/i, 'create table "tickets_rebuilt"')
+    .replace(/\s+references\s+"orders"\s*\("id"\)/i, '');
+  if (!rebuilt.startsWith('create table "tickets_rebuilt"') || /"orders"/.test(rebuilt)) {
+    throw new Error('tickets: unexpected table definition, not rebuilt');
+  }
+  const indexes = await sql<{ sql: string }>`select sql from sqlite_master
+    where type = 'index' and tbl_name = 'tickets' and sql is not null`.execute(db);
+  // Migrations on SQLite run outside a transaction, so the pragma takes effect here.
+  await sql`pragma foreign_keys = off`.execute(db);
+  try {
+    await sql`begin immediate`.execute(db);
+    try {
+      await sql.raw(rebuilt).execute(db);
+      await sql`insert into tickets_rebuilt select * from tickets`.execute(db);
+      await sql`drop table tickets`.execute(db);
+      await sql`alter table tickets_rebuilt rename to tickets`.execute(db);
+      for (const index of indexes.rows) await sql.raw(index.sql).execute(db);
+      const broken = await sql`pragma foreign_key_check`.execute(db);
+      if (broken.rows.length > 0) throw new Error('tickets: a reference broke in the rebuild');
+      await sql`commit`.execute(db);
+    } catch (err) {
+      await sql`rollback`.execute(db);
+      throw err;
+    }
+  } finally {
+    await sql`pragma foreign_keys = on`.execute(db);
+  }
 }
 
 /** Runs pending migrations; Kysely's migration lock makes concurrent start-ups safe. */

@@ -58,7 +58,15 @@ export class StoreDatabase implements OnApplicationShutdown {
     readonly kind: StoreKind,
   ) {}
 
-  static async open(config: DatabaseConfig): Promise<StoreDatabase> {
+  /**
+   * Opens the store and, unless `migrate` is false, brings its schema up to date first. A
+   * process that only reads what another migrates (the products side) opens it without:
+   * SQLite's migrations hold no lock across processes sharing one file.
+   */
+  static async open(
+    config: DatabaseConfig,
+    options: { migrate?: boolean } = {},
+  ): Promise<StoreDatabase> {
     const store =
       config.kind === 'postgres'
         ? new StoreDatabase(
@@ -75,6 +83,7 @@ export class StoreDatabase implements OnApplicationShutdown {
             }),
             'sqlite',
           );
+    if (options.migrate === false) return store;
     try {
       await migrateToLatest(store.db as unknown as Kysely<unknown>, store.kind);
     } catch (err) {

@@ -31,13 +31,18 @@ export function storeAdapter<R>(
   return { provide: port, inject: [StoreDatabase], useFactory: make };
 }
 
-/** Opens the store and migrates it before any controller serves a request. */
+/**
+ * Opens the store and migrates it before any controller serves a request. A products-only
+ * process reads one setting of it (the catalog's version, docs/decisions/0014) and leaves
+ * the schema to the checkout processes, which own every table.
+ */
 @Module({
   providers: [
     {
       provide: StoreDatabase,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => StoreDatabase.open(config.database),
+      useFactory: (config: AppConfig) =>
+        StoreDatabase.open(config.database, { migrate: config.modules !== 'products' }),
     },
     {
       provide: Store,

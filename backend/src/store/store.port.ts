@@ -32,4 +32,6 @@ export abstract class SettingsRepository {
   abstract get(key: string): Promise<string | undefined>;
   /** Stores `value` unless the key exists; returns the value stored under the key either way. */
   abstract putIfAbsent(key: string, value: string, now: number): Promise<string>;
+  /** Stores `value` under the key, replacing what was there (a value that changes: a version). */
+  abstract put(key: string, value: string, now: number): Promise<void>;
 }

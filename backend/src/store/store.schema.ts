@@ -54,6 +54,10 @@ export interface OrderLinesTable {
   image: string | null;
   quantity: number;
   unit_amount: number;
+  /** The coupon's discount on this line in cents, as the checkout priced it (rules "Coupons"). */
+  discount: Generated<number>;
+  /** Units whose price a partial refund gave back (rules "Refunds"). */
+  refunded_quantity: Generated<number>;
 }
 
 /**
@@ -80,6 +84,26 @@ export interface HoldsTable {
 /** One row per stock unit; PostgreSQL locks it (FOR UPDATE) to serialise holds. */
 export interface CapacityLocksTable {
   product_key: number;
+}
+
+/**
+ * rules "Coupons": one use of a coupon held by an owner (an order's id) until `expires_at`;
+ * counted while neither released nor lapsed (docs/decisions/0013-coupon-uses-are-held.md).
+ */
+export interface CouponHoldsTable {
+  id: Generated<number>;
+  owner: string;
+  /** The coupon's code as WooCommerce keeps it: trimmed, lower case. */
+  code: string;
+  /** A keyed hash of the buyer's address, for the per-buyer limit; null when not known. */
+  holder: string | null;
+  expires_at: number;
+  released: number;
+}
+
+/** One row per coupon code; PostgreSQL locks it (FOR UPDATE) to serialise its uses. */
+export interface CouponLocksTable {
+  code: string;
 }
 
 export interface WebhookEventsTable {
@@ -148,10 +172,16 @@ export interface TicketsTable {
   venue: string | null;
   tier: string | null;
   holder: string | null;
+  /** 1: a guest-list ticket, from an order of 0 € made in the shop (rules "Orders made in the shop"). */
+  guest_list: Generated<number>;
   /** `valid` or `revoked` (TicketStatus in machines/). */
   status: string;
   issued_at: number;
   revoked_at: number | null;
+  /** When a partial refund gave this ticket's price back (rules "Refunds"); it stays revoked. */
+  refunded_at: number | null;
+  /** The short ticket code, 8 Crockford base32 signs, unique within the event (rules "Tickets and the door"). */
+  code: string | null;
 }
 
 /** Values generated once and shared by every process (the embedded ticket signing key). */
@@ -240,6 +270,40 @@ export interface WaitlistOffersTable {
   hold_id: number;
 }
 
+/**
+ * rules "Orders made in the shop": an order made in WooCommerce itself (no `awhh_reference`),
+ * as the shop last reported it. Its tickets carry `id` as their order id.
+ */
+export interface ShopOrdersTable {
+  /** `shop-<WooCommerce order id>`. */
+  id: string;
+  /** WooCommerce's order number, as the organizer and the buyer read it. */
+  number: string;
+  /** WooCommerce's status in the report applied last. */
+  status: string;
+  /** The shop's `date_modified_gmt` of that report (epoch ms): an older report changes nothing. */
+  modified_at: number;
+  /** The billing address and name (docs/privacy.md: erased with the order's tickets' holders). */
+  email: string | null;
+  holder: string | null;
+  /** Integer cents; 0 is a guest list. */
+  total: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** How far the sweep of the shop's orders has read (rules "Orders made in the shop"). */
+export interface ShopOrderSweepsTable {
+  name: string;
+  /** The latest `date_modified_gmt` (epoch ms) among the orders read; null before the first. */
+  high_water: number | null;
+  last_run_at: number | null;
+  last_read: Generated<number>;
+  last_applied: Generated<number>;
+  /** The last run's failure, masked like the logs; null when it succeeded. */
+  last_error: string | null;
+}
+
 export interface StoreSchema {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
@@ -256,4 +320,8 @@ export interface StoreSchema {
   checkin_scans: CheckinScansTable;
   waitlist_entries: WaitlistEntriesTable;
   waitlist_offers: WaitlistOffersTable;
+  coupon_holds: CouponHoldsTable;
+  coupon_locks: CouponLocksTable;
+  shop_orders: ShopOrdersTable;
+  shop_order_sweeps: ShopOrderSweepsTable;
 }

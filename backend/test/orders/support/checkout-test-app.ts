@@ -115,6 +115,15 @@ export class FakeCatalog extends CatalogPort {
     return { found: true, refundId: `r-${refund.refundReference}` };
   }
 
+  /** Orders made in the shop: none here (backend/test/shop uses the fake WooCommerce). */
+  async ordersChangedSince(): Promise<unknown[]> {
+    return [];
+  }
+
+  async findOrder(): Promise<unknown> {
+    return null;
+  }
+
   productById(id: number): CatalogProduct {
     const found = this.products.find((p) => p.id === id);
     if (!found) throw new Error(`no product ${id}`);
@@ -171,6 +180,8 @@ export async function resetStore(app: NestFastifyApplication): Promise<void> {
     'webhook_events',
     'contact_messages',
     'capacity_locks',
+    'coupon_holds',
+    'coupon_locks',
   ] as const) {
     await db.deleteFrom(table).execute();
   }

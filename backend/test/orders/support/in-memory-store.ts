@@ -1,8 +1,10 @@
 import type { Places } from '../../../src/holds/capacity.js';
 import {
+  couponKey,
   type HeldExcept,
   type Hold,
   HoldRepository,
+  type NewCouponUse,
   type NewHold,
 } from '../../../src/holds/holds.port.js';
 import { ContactRepository } from '../../../src/contact/contact.port.js';
@@ -13,6 +15,7 @@ import {
   type OrderLine,
   OrderRepository,
   type OpenCheckouts,
+  type OpenPlaces,
   type RefusedHandOff,
   type EventSource,
   type RecordedEvent,
@@ -24,7 +27,10 @@ import {
   type NewTicket,
   type StoredTicket,
   TicketRepository,
+  type TicketSale,
 } from '../../../src/tickets/tickets.port.js';
+import { newTicketCode } from '../../../src/tickets/ticket-issue.js';
+import type { RefundableTicket } from '../../../src/tickets/refunded-tickets.js';
 import { Store, type RepositoryPort, type Transaction } from '../../../src/store/store.port.js';
 import { WaitlistRepository } from '../../../src/waitlist/waitlist.port.js';
 
@@ -49,10 +55,14 @@ export class StoreData {
   webhookEvents = new Map<string, RecordedEvent>();
   contacts: { name: string; email: string; message: string; createdAt: number }[] = [];
   tickets: StoredTicket[] = [];
+  /** rules "Refunds": tickets whose price a refund gave back (the `refunded_at` column). */
+  refundedTickets = new Set<string>();
   /** Stock units whose capacity lock was taken, in order. */
   capacityLocks: number[][] = [];
   /** Each order's client key while it is open. */
   clientKeys = new Map<string, string>();
+  /** rules "Coupons": the coupon uses held, as the `coupon_holds` rows. */
+  couponUses: (NewCouponUse & { released: boolean })[] = [];
 
   snapshot(): StoreData {
     return structuredClone(this);
@@ -120,6 +130,37 @@ export class InMemoryOrderRepository extends OrderRepository {
       .filter((o) => o.context.handoffError && o.context.catalogOrderId === null)
       .map((o) => ({ orderId: o.id, reason: o.context.handoffError ?? '', at: o.createdAt }))
       .slice(0, limit);
+  }
+
+  async addRefundedUnits(
+    orderId: string,
+    units: readonly { position: number; quantity: number }[],
+  ): Promise<void> {
+    const lines = this.data.lines.get(orderId) ?? [];
+    for (const { position, quantity } of units) {
+      const line = lines[position];
+      if (line) line.refundedQuantity += quantity;
+    }
+  }
+
+  async openPlaces(now: number): Promise<OpenPlaces[]> {
+    const places = new Map<string, OpenPlaces>();
+    for (const order of this.data.orders.values()) {
+      const waiting =
+        (order.status === 'open' && order.expiresAt > now) || order.status === 'processing';
+      if (!waiting) continue;
+      for (const line of this.data.lines.get(order.id) ?? []) {
+        const key = `${line.productId}:${line.variationId}`;
+        const entry = places.get(key) ?? {
+          productId: line.productId,
+          variationId: line.variationId,
+          quantity: 0,
+        };
+        entry.quantity += line.quantity;
+        places.set(key, entry);
+      }
+    }
+    return [...places.values()];
   }
 
   async findUnsettled(query: {
@@ -204,10 +245,14 @@ export class InMemoryHoldRepository extends HoldRepository {
     for (const h of this.of(owner)) {
       Object.assign(h, { released: false, expiresAt: until, sold: h.sold || sold });
     }
+    for (const u of this.data.couponUses) {
+      if (u.owner === owner) Object.assign(u, { released: false, expiresAt: until });
+    }
   }
 
   async release(owner: string): Promise<void> {
     for (const h of this.of(owner)) h.released = true;
+    for (const u of this.data.couponUses) if (u.owner === owner) u.released = true;
   }
 
   async releaseHold(holdId: number): Promise<void> {
@@ -225,6 +270,19 @@ export class InMemoryHoldRepository extends HoldRepository {
     const given = this.data.holds.filter((h) => h.claimedBy === by && h.expiresAt > now);
     for (const h of given) Object.assign(h, { released: false, claimedBy: null });
     return structuredClone(given);
+  }
+
+  async lockCouponUses(): Promise<void> {}
+
+  async couponUsesHeld(code: string, holder: string | null, now: number) {
+    const held = this.data.couponUses.filter(
+      (u) => u.code === couponKey(code) && !u.released && u.expiresAt > now,
+    );
+    return { all: held.length, byHolder: held.filter((u) => u.holder === holder).length };
+  }
+
+  async addCouponUse(use: NewCouponUse): Promise<void> {
+    this.data.couponUses.push({ ...use, code: couponKey(use.code), released: false });
   }
 
   private of(owner: string): Hold[] {
@@ -396,7 +454,16 @@ export class InMemoryTicketRepository extends TicketRepository {
       const taken = this.data.tickets.some(
         (s) => s.orderId === t.orderId && s.linePosition === t.linePosition && s.seat === t.seat,
       );
-      if (!taken) this.data.tickets.push({ ...t, status: 'valid', issuedAt: now, revokedAt: null });
+      if (!taken) {
+        this.data.tickets.push({
+          ...t,
+          guestList: t.guestList ?? false,
+          status: 'valid',
+          issuedAt: now,
+          code: newTicketCode(),
+          revokedAt: null,
+        });
+      }
     }
   }
 
@@ -424,6 +491,15 @@ export class InMemoryTicketRepository extends TicketRepository {
     );
   }
 
+  async validForOrders(orderIds: readonly string[]): Promise<StoredTicket[]> {
+    return orderIds.flatMap((id) =>
+      this.data.tickets
+        .filter((t) => t.orderId === id && t.status === 'valid')
+        .sort((a, b) => a.linePosition - b.linePosition || a.seat - b.seat)
+        .map((t) => structuredClone(t)),
+    );
+  }
+
   async revokeForOrder(orderId: string, now: number): Promise<number> {
     let changed = 0;
     for (const t of this.data.tickets) {
@@ -438,10 +514,69 @@ export class InMemoryTicketRepository extends TicketRepository {
     let changed = 0;
     for (const t of this.data.tickets) {
       if (t.orderId !== orderId || t.status !== 'revoked') continue;
+      if (this.data.refundedTickets.has(t.id)) continue;
       Object.assign(t, { status: 'valid', revokedAt: null });
       changed += 1;
     }
     return changed;
+  }
+
+  async refundable(orderId: string): Promise<RefundableTicket[]> {
+    return this.data.tickets
+      .filter((t) => t.orderId === orderId)
+      .map((t) => ({
+        id: t.id,
+        linePosition: t.linePosition,
+        seat: t.seat,
+        checkedIn: false,
+        refunded: this.data.refundedTickets.has(t.id),
+      }));
+  }
+
+  async markRefunded(ticketIds: readonly string[], now: number): Promise<void> {
+    for (const t of this.data.tickets) {
+      if (!ticketIds.includes(t.id) || this.data.refundedTickets.has(t.id)) continue;
+      this.data.refundedTickets.add(t.id);
+      Object.assign(t, { status: 'revoked', revokedAt: t.revokedAt ?? now });
+    }
+  }
+
+  async eventSales(eventIds: readonly number[] | null): Promise<TicketSale[]> {
+    const orders = new Set(
+      this.data.tickets
+        .filter((t) => eventIds === null || eventIds.includes(t.eventId))
+        .map((t) => t.orderId),
+    );
+    const sales = new Map<string, TicketSale>();
+    for (const t of this.data.tickets) {
+      if (!orders.has(t.orderId)) continue;
+      // A ticket of an order made in the shop has no order here (decision 15).
+      const order = this.data.orders.get(t.orderId);
+      const line = this.data.lines.get(t.orderId)?.[t.linePosition];
+      const key = `${t.orderId}:${t.linePosition}`;
+      const sale = sales.get(key) ?? {
+        eventId: t.eventId,
+        variationId: t.variationId,
+        eventName: t.eventName,
+        startsAt: t.startsAt,
+        venue: t.venue,
+        tier: t.tier,
+        orderId: t.orderId,
+        seats: 0,
+        validSeats: 0,
+        issuedAt: t.issuedAt,
+        unitAmount: line?.unitAmount ?? 0,
+        orderSubtotal: order?.context.subtotal ?? 0,
+        orderTotal: order?.context.total ?? 0,
+        orderRefunded: order?.context.refundedAmount ?? 0,
+        inShop: !order || order.context.catalogOrderId !== null,
+      };
+      sale.seats += 1;
+      if (t.status === 'valid') sale.validSeats += 1;
+      sale.issuedAt = Math.min(sale.issuedAt, t.issuedAt);
+      sales.set(key, sale);
+    }
+    return [...sales.values()];
   }
 }
 

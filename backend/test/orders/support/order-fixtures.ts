@@ -134,6 +134,8 @@ export function draftLine(overrides: Partial<DraftLine> = {}): DraftLine {
     image: null,
     quantity: 2,
     unitAmount: 2500,
+    discount: 0,
+    refundedQuantity: 0,
     ...overrides,
   };
 }
