@@ -1,6 +1,14 @@
 import type { Selectable } from 'kysely';
 import type { Places } from './capacity.js';
-import { type HeldExcept, type Hold, HoldRepository, type NewHold } from './holds.port.js';
+import {
+  couponKey,
+  type HeldCouponUses,
+  type HeldExcept,
+  type Hold,
+  HoldRepository,
+  type NewCouponUse,
+  type NewHold,
+} from './holds.port.js';
 import type { StoreDb, StoreKind } from '../store/store.database.js';
 import type { HoldsTable } from '../store/store.schema.js';
 
@@ -133,10 +141,20 @@ export class KyselyHoldRepository extends HoldRepository {
       .set({ released: 0, expires_at: until, ...(sold ? { sold: 1 } : {}) })
       .where('owner', '=', owner)
       .execute();
+    await this.db
+      .updateTable('coupon_holds')
+      .set({ released: 0, expires_at: until })
+      .where('owner', '=', owner)
+      .execute();
   }
 
   async release(owner: string): Promise<void> {
     await this.db.updateTable('holds').set({ released: 1 }).where('owner', '=', owner).execute();
+    await this.db
+      .updateTable('coupon_holds')
+      .set({ released: 1 })
+      .where('owner', '=', owner)
+      .execute();
   }
 
   async releaseHold(holdId: number): Promise<void> {
@@ -152,6 +170,55 @@ export class KyselyHoldRepository extends HoldRepository {
       .where('expires_at', '>', now)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** As `lockCapacity`: SQLite's write transaction already serialises; PostgreSQL locks a row per code. */
+  async lockCouponUses(code: string): Promise<void> {
+    if (this.kind !== 'postgres') return;
+    const key = couponKey(code);
+    await this.db
+      .insertInto('coupon_locks')
+      .values({ code: key })
+      .onConflict((oc) => oc.column('code').doNothing())
+      .execute();
+    await this.db
+      .selectFrom('coupon_locks')
+      .select('code')
+      .where('code', '=', key)
+      .forUpdate()
+      .execute();
+  }
+
+  async couponUsesHeld(code: string, holder: string | null, now: number): Promise<HeldCouponUses> {
+    // One row per holder: open checkouts of one coupon are few, and the index covers it.
+    const rows = await this.db
+      .selectFrom('coupon_holds')
+      .select((eb) => ['holder', eb.fn.countAll<number>().as('uses')])
+      .where('code', '=', couponKey(code))
+      .where('released', '=', 0)
+      .where('expires_at', '>', now)
+      .groupBy('holder')
+      .execute();
+    let all = 0;
+    let byHolder = 0;
+    for (const row of rows) {
+      all += Number(row.uses);
+      if (holder !== null && row.holder === holder) byHolder += Number(row.uses);
+    }
+    return { all, byHolder };
+  }
+
+  async addCouponUse(use: NewCouponUse): Promise<void> {
+    await this.db
+      .insertInto('coupon_holds')
+      .values({
+        owner: use.owner,
+        code: couponKey(use.code),
+        holder: use.holder,
+        expires_at: use.expiresAt,
+        released: 0,
+      })
+      .execute();
   }
 
   async giveBack(by: string, now: number): Promise<Hold[]> {

@@ -30,6 +30,26 @@ export interface NewHold extends Places {
   claimToken?: string | null;
 }
 
+/**
+ * rules "Coupons": one use of a coupon held by an owner (an order's id) until `expiresAt`,
+ * so checkouts that run at the same time never use a coupon more often than the shop allows
+ * (docs/decisions/0013-coupon-uses-are-held.md).
+ */
+export interface NewCouponUse {
+  owner: string;
+  /** The coupon's code in any spelling; kept as WooCommerce keeps it (trimmed, lower case). */
+  code: string;
+  /** Who uses it: a key of the buyer's address (never the address), or null when unknown. */
+  holder: string | null;
+  expiresAt: number;
+}
+
+/** Uses of one coupon held now: by every owner, and by those of one holder. */
+export interface HeldCouponUses {
+  all: number;
+  byHolder: number;
+}
+
 /** Which holds a sum leaves out: an owner's own (a late payment), or the hold being claimed. */
 export interface HeldExcept {
   owner?: string;
@@ -38,8 +58,10 @@ export interface HeldExcept {
 
 /**
  * The holds' store port (docs/decisions/0010-holds.md): the capacity lock, the sums the
- * capacity checks read, and the holds' changes. Bound to one write transaction as
- * `Transaction.holds`, or read outside one through the injected port.
+ * capacity checks read, and the holds' changes; and the coupons' uses an owner holds beside
+ * its places (docs/decisions/0013-coupon-uses-are-held.md), with their lock and count.
+ * Bound to one write transaction as `Transaction.holds`, or read outside one through the
+ * injected port.
  */
 export abstract class HoldRepository {
   /**
@@ -71,8 +93,12 @@ export abstract class HoldRepository {
   abstract placesOf(owner: string): Promise<Places[]>;
   /** Whether every hold of the owner still counts (neither released nor lapsed). */
   abstract isHeld(owner: string, now: number): Promise<boolean>;
-  /** The owner's holds count (again) until `until`; `sold` marks them sold (never unmarks). */
+  /**
+   * The owner's holds, its places and its coupon use, count (again) until `until`; `sold`
+   * marks its places sold (never unmarks).
+   */
   abstract keep(owner: string, until: number, sold?: boolean): Promise<void>;
+  /** The owner's holds, its places and its coupon use, are released. */
   abstract release(owner: string): Promise<void>;
   /** One hold is released (an offer declined). */
   abstract releaseHold(holdId: number): Promise<void>;
@@ -80,4 +106,21 @@ export abstract class HoldRepository {
   abstract claim(holdId: number, by: string, now: number): Promise<boolean>;
   /** The holds `by` claimed that have not lapsed count again for their owners; returns them. */
   abstract giveBack(by: string, now: number): Promise<Hold[]>;
+  /**
+   * Serialises the uses of this coupon until the transaction ends, so the count of its held
+   * uses and the use it allows cannot interleave with another checkout's.
+   */
+  abstract lockCouponUses(code: string): Promise<void>;
+  /** Uses of the coupon held now (neither released nor lapsed); `byHolder` 0 without a holder. */
+  abstract couponUsesHeld(
+    code: string,
+    holder: string | null,
+    now: number,
+  ): Promise<HeldCouponUses>;
+  abstract addCouponUse(use: NewCouponUse): Promise<void>;
+}
+
+/** WooCommerce keeps a coupon's code trimmed and in lower case (`wc_format_coupon_code`). */
+export function couponKey(code: string): string {
+  return code.trim().toLowerCase();
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { Transaction } from '../store/store.port.js';
 import { type CapacityLine, fitsAgain, shortagesOf, wantedByKey } from './capacity.js';
-import { type Hold, HoldRepository } from './holds.port.js';
+import { type HeldCouponUses, type Hold, HoldRepository, type NewCouponUse } from './holds.port.js';
 
 /**
  * The event published after the commit of a transaction that released holds (or claimed
@@ -41,7 +41,8 @@ export interface TakeRequest<L extends CapacityLine> {
  * claiming a hold with its token, giving places back; and the two notices its users
  * listen to: a claim that changed (in the transaction, through the listeners its owner
  * registers) and places that came free (the `places.released` event after the commit,
- * published by whoever committed the release).
+ * published by whoever committed the release). rules "Coupons": a checkout's coupon use is
+ * held the same way, under its own lock (docs/decisions/0013-coupon-uses-are-held.md).
  */
 @Injectable()
 export class Holds {
@@ -128,6 +129,31 @@ export class Holds {
     const keys = own.map((p) => p.productKey);
     await tx.get(HoldRepository).lockCapacity(keys);
     return fitsAgain(own, stock, await tx.get(HoldRepository).heldByKey(keys, now, { owner }));
+  }
+
+  /**
+   * rules "Coupons": under the coupon's lock, the uses of it that others hold now (open
+   * checkouts, and paid orders until the shop has counted them), all of them and the
+   * holder's. The lock lasts until the transaction ends, so the check the caller makes and
+   * the use it then holds (`holdCouponUse`) cannot interleave with another checkout's.
+   */
+  async couponUsesHeld(
+    tx: Transaction,
+    code: string,
+    holder: string | null,
+    now: number,
+  ): Promise<HeldCouponUses> {
+    await tx.get(HoldRepository).lockCouponUses(code);
+    return tx.get(HoldRepository).couponUsesHeld(code, holder, now);
+  }
+
+  /**
+   * One use of the coupon held for its owner until `expiresAt`; it is kept and released with
+   * the owner's places (`HoldRepository.keep`, `release`). Call under the lock of
+   * `couponUsesHeld`, in the same transaction.
+   */
+  async holdCouponUse(tx: Transaction, use: NewCouponUse): Promise<void> {
+    await tx.get(HoldRepository).addCouponUse(use);
   }
 
   private async tell(tx: Transaction, change: ClaimChange): Promise<void> {

@@ -19,7 +19,7 @@ import {
 import { apiError, apiErrorBody } from '../common/api-error.js';
 import { parseBody } from '../common/validation.js';
 import { AppConfig } from '../config/config.js';
-import { isVariable, type CatalogProduct } from '../catalog/catalog.port.js';
+import { type CatalogCoupon, isVariable, type CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { CatalogError } from '../catalog/catalog.errors.js';
 import { maxPerOrderOf } from '../catalog/order-limits.js';
@@ -47,8 +47,13 @@ interface Totals {
   subtotal: number;
   discount: number;
   total: number;
-  /** `code` is the catalog's spelling (the hand-off's), `entered` the visitor's (the pages'). */
-  coupon: { code: string; entered: string } | null;
+  /**
+   * `code` is the catalog's spelling (the hand-off's), `entered` the visitor's (the pages'),
+   * `terms` the coupon as the catalog has it now (its uses are held at the order's creation).
+   */
+  coupon: { code: string; entered: string; terms: CatalogCoupon } | null;
+  /** The discount of each line in cents, in the lines' order (all 0 without a coupon). */
+  lineDiscounts: number[];
 }
 
 const CATALOG_DOWN_AT_CHECKOUT_MESSAGE =
@@ -249,7 +254,8 @@ export class CheckoutService {
       subtotal,
       discount,
       total: totalCents(subtotal, discount),
-      coupon: coupon ? { code: coupon.code, entered: coupon.entered } : null,
+      coupon: coupon ? { code: coupon.code, entered: coupon.entered, terms: coupon.terms } : null,
+      lineDiscounts: lines.map((_, i) => coupon?.lineDiscounts[i] ?? 0),
     };
   }
 
@@ -277,7 +283,13 @@ export class CheckoutService {
         result.needsEmail ? { needsEmail: true } : undefined,
       );
     }
-    return { ...result.coupon, entered, discountCents: result.discountCents };
+    return {
+      ...result.coupon,
+      entered,
+      terms: found!,
+      discountCents: result.discountCents,
+      lineDiscounts: result.lineDiscounts,
+    };
   }
 
   /** Takes the capacity and creates the order; 409 with what is left when it does not fit. */
@@ -298,7 +310,9 @@ export class CheckoutService {
         total: totals.total,
         email: request.email ?? null,
       },
-      lines,
+      // rules "Coupons": each line keeps its share of the discount; the hand-off sends it,
+      // so WooCommerce stores the total that was charged.
+      lines: lines.map((l, i) => ({ ...l, discount: totals.lineDiscounts[i] ?? 0 })),
       couponCode: totals.coupon?.code ?? null,
       couponEntered: totals.coupon?.entered ?? null,
       paymentMethod: request.payment_method,
@@ -307,10 +321,22 @@ export class CheckoutService {
       // rules "Waiting list": an offer's link lets this checkout claim the places it holds.
       claimToken: request.waitlist_offer ?? null,
       client,
+      // rules "Coupons": the order holds one use of its coupon until the shop has counted it.
+      coupon: totals.coupon
+        ? {
+            terms: totals.coupon.terms,
+            email: request.email ?? null,
+            holder: request.email ? await this.clientKeys.ofEmail(request.email) : null,
+          }
+        : null,
     });
     if ('order' in placed) return placed.order;
     if ('tooManyOpen' in placed) {
       throw new TooManyOpenCheckouts(Math.ceil(placed.tooManyOpen.retryAfterMs / 1000));
+    }
+    if ('couponRefused' in placed) {
+      const { statusCode, message, needsEmail } = placed.couponRefused;
+      throw apiError(statusCode, message, needsEmail ? { needsEmail: true } : undefined);
     }
     const problems = placed.shortages.map((s) => problemOf(s.line, s.available));
     throw apiError(409, shortageMessage(problems), { lines: problems });
@@ -360,7 +386,7 @@ function lineOf(catalog: readonly CatalogProduct[], item: CheckoutLineItem): Pri
   const own = findStockUnit(catalog, item.productId, null);
   const product = own?.product;
   if (!own || !product || product.price === undefined) throw notOffered(item.name);
-  const base = { productId: product.id, quantity: item.quantity };
+  const base = { productId: product.id, quantity: item.quantity, discount: 0, refundedQuantity: 0 };
   if (!isVariable(product)) {
     if (item.variationId !== undefined) throw notOffered(item.name);
     return {

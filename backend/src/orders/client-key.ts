@@ -33,9 +33,9 @@ export function addressGroup(ip: string): string {
 }
 
 /**
- * Keys for per-client limits that outlast a request (open checkouts): a keyed hash of the
- * client's address group, so the store never holds the address itself and the key says
- * nothing without the secret.
+ * Keys for per-client limits that outlast a request (open checkouts, a coupon's uses per
+ * buyer): a keyed hash of the client's address group or the buyer's e-mail address, so the
+ * store never holds the address itself and the key says nothing without the secret.
  */
 @Injectable()
 export class ClientKeys {
@@ -44,12 +44,24 @@ export class ClientKeys {
   constructor(@Inject(SettingsRepository) private readonly settings: SettingsRepository) {}
 
   async of(ip: string): Promise<string> {
+    return this.keyOf(addressGroup(ip));
+  }
+
+  /**
+   * rules "Coupons": the buyer of a coupon's per-buyer limit, as an open checkout holds its
+   * use: the address in lower case, keyed apart from the client addresses' keys.
+   */
+  async ofEmail(email: string): Promise<string> {
+    return this.keyOf(`email:${email.trim().toLowerCase()}`);
+  }
+
+  private async keyOf(value: string): Promise<string> {
     this.secret ??= this.load().catch((err: unknown) => {
       this.secret = null;
       throw err;
     });
     const secret = await this.secret;
-    return createHmac('sha256', secret).update(addressGroup(ip)).digest('base64url').slice(0, 32);
+    return createHmac('sha256', secret).update(value).digest('base64url').slice(0, 32);
   }
 
   private async load(): Promise<Buffer> {

@@ -158,6 +158,31 @@ describe('coupon rules as WooCommerce applies them (rules "Coupons")', () => {
     });
   });
 
+  it('held uses: the uses open checkouts hold count, all and per buyer; a refusal about the address says so', () => {
+    const perBuyer = { ...EINMALIG, usageLimit: null };
+    expect(
+      checkCoupon(perBuyer, [regular], { now, email: 'rita@example.org', heldUsesByEmail: 1 }),
+    ).toEqual({
+      ok: false,
+      statusCode: 422,
+      reason: COUPON_USED_BY_EMAIL_MESSAGE,
+      needsEmail: true,
+    });
+    expect(
+      checkCoupon(perBuyer, [regular], { now, email: 'rita@example.org', heldUses: 5 }),
+    ).toMatchObject({ ok: true });
+    expect(checkCoupon(NURKARLA, [regular], { now, email: 'otto@example.org' })).toEqual({
+      ok: false,
+      statusCode: 422,
+      reason: COUPON_WRONG_EMAIL_MESSAGE,
+      needsEmail: true,
+    });
+    // Used up for everybody: another address would not help.
+    expect(
+      checkCoupon(EINMALIG, [regular], { now, email: 'rita@example.org', heldUses: 1 }),
+    ).toEqual({ ok: false, statusCode: 422, reason: COUPON_USED_UP_MESSAGE });
+  });
+
   it('DECKEL and MIN60: maximum and minimum spend on the subtotal', () => {
     expect(checkCoupon(DECKEL, [{ ...regular, quantity: 3 }], { now })).toMatchObject({
       ok: false,

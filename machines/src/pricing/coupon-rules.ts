@@ -96,7 +96,13 @@ export type CouponVerdict =
       /** The coupon is bound to addresses: the checkout must ask for one. */
       needsEmail: boolean;
     }
-  | { ok: false; statusCode: 404 | 422; reason: string; needsEmail?: boolean };
+  | {
+      ok: false;
+      statusCode: 404 | 422;
+      reason: string;
+      /** The refusal is about the buyer's address (missing, not allowed, used up): ask for one. */
+      needsEmail?: boolean;
+    };
 
 export const UNKNOWN_COUPON_MESSAGE = 'Diesen Gutscheincode kennen wir nicht.';
 export const COUPON_USED_UP_MESSAGE = 'Dieser Gutschein ist bereits vollständig eingelöst.';
@@ -179,6 +185,11 @@ function refuse(reason: string, statusCode: 404 | 422 = 422): CouponVerdict {
   return { ok: false, statusCode, reason };
 }
 
+/** A refusal about the buyer's address (none, or one the coupon does not take): ask for one. */
+function refuseAddress(reason: string): CouponVerdict {
+  return { ok: false, statusCode: 422, reason, needsEmail: true };
+}
+
 function listNames(names: readonly string[]): string {
   const unique = [...new Set(names)];
   if (unique.length <= 1) return unique[0] ?? '';
@@ -215,7 +226,7 @@ export function checkCoupon(
     coupon.usageLimitPerUser > 0
   ) {
     const used = usesByEmail(coupon, email) + (circumstances.heldUsesByEmail ?? 0);
-    if (used >= coupon.usageLimitPerUser) return refuse(COUPON_USED_BY_EMAIL_MESSAGE);
+    if (used >= coupon.usageLimitPerUser) return refuseAddress(COUPON_USED_BY_EMAIL_MESSAGE);
   }
   // WordPress stores the expiry as a day in site time; the coupon holds through that day,
   // which is the same "before the start of today (Berlin)" test as for past events.
@@ -231,11 +242,11 @@ export function checkCoupon(
     if (refusal) return refusal;
   }
   if (coupon.emailRestrictions.length > 0 && typeof email === 'string') {
-    if (!emailAllowed(email, coupon.emailRestrictions)) return refuse(COUPON_WRONG_EMAIL_MESSAGE);
+    if (!emailAllowed(email, coupon.emailRestrictions)) {
+      return refuseAddress(COUPON_WRONG_EMAIL_MESSAGE);
+    }
   }
-  if (email === null && couponNeedsEmail(coupon)) {
-    return { ok: false, statusCode: 422, reason: COUPON_NEEDS_EMAIL_MESSAGE, needsEmail: true };
-  }
+  if (email === null && couponNeedsEmail(coupon)) return refuseAddress(COUPON_NEEDS_EMAIL_MESSAGE);
   const lineDiscounts = couponLineDiscounts(coupon, lines);
   return {
     ok: true,

@@ -179,7 +179,8 @@ export const checkoutRequestSchema = z.object({
   cancel_url: z.string().url().max(2000),
   payment_method: z.string().min(1).max(40).default('card'),
   coupon: couponSchema.nullable().default(null),
-  email: z.string().email().max(254).optional(),
+  /** rules "Coupons": the buyer's address, asked for at /checkout when the coupon needs one. */
+  email: emailSchema.optional(),
   /** rules "Waiting list": the offer whose reserved places this checkout uses. */
   waitlist_offer: z
     .string()
@@ -237,6 +238,8 @@ export const apiErrorSchema = z.object({
   error: z.string(),
   message: z.string(),
   lines: z.array(lineProblemSchema).optional(),
+  /** rules "Coupons": the checkout refused the coupon for the buyer's address (none, or another). */
+  needsEmail: z.boolean().optional(),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
 
@@ -267,7 +270,14 @@ export const ticketSchema = z.object({
   seat: z.number().int().min(1),
   seats: z.number().int().min(1),
   holder: z.string().nullable(),
+  /** A guest-list seat (rules "Orders made in the shop": an order of 0 € made in the shop). */
+  guestList: z.boolean().optional(),
   orderNumber: z.string().nullable(),
+  /**
+   * The short ticket code as stored (`K7QM3XPA`; shown as `K7QM-3XPA`, `formatTicketCode`),
+   * typed at the door when the QR code will not scan; null for a revoked ticket.
+   */
+  code: z.string().nullable(),
 });
 export type Ticket = z.infer<typeof ticketSchema>;
 

@@ -1,8 +1,13 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { CART_STORAGE_KEY } from '@awhh/machines';
+import {
+  CART_STORAGE_KEY,
+  COUPON_WRONG_EMAIL_MESSAGE,
+  INVALID_EMAIL_MESSAGE,
+} from '@awhh/machines';
 import { getCartActor } from '@/features/cart/cart-actor';
 import { isAllowedRedirect } from '@/features/checkout/checkout-api';
+import { COUPON_EMAIL_HINT, COUPON_EMAIL_LABEL } from '@/features/checkout/checkout-view';
 import { mockFetch, renderRoutes } from '../../../test/helpers';
 import { Component as CheckoutPage } from './checkout';
 
@@ -214,6 +219,113 @@ describe('Checkout page', () => {
     await order(user);
     expect(await screen.findByRole('alert')).toHaveTextContent('unbekannte Adresse');
     expect(getCartActor().getSnapshot().context.items).toHaveLength(2);
+  });
+});
+
+describe('rules "Coupons": a coupon bound to e-mail addresses at the checkout', () => {
+  const bound = { code: 'FIRMA15', discountType: 'percent', discount: 15, needsEmail: true };
+  const unavailable = {
+    status: 503,
+    body: {
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message: 'Der Zahlungsdienst ist gerade nicht erreichbar.',
+    },
+  };
+  const refused = (message: string) => ({
+    status: 422,
+    body: { statusCode: 422, error: 'Unprocessable Entity', message, needsEmail: true },
+  });
+  const posted = (calls: { method: string; body: unknown }[]) =>
+    calls.filter((c) => c.method === 'POST').map((c) => c.body as Record<string, unknown>);
+
+  it('asks for the address before the order button, checks it and sends it', async () => {
+    act(() => {
+      getCartActor().send({ type: 'cart.applyCoupon', coupon: bound });
+    });
+    const user = userEvent.setup();
+    const { calls } = mockFetch({
+      'GET /api/woocommerce/products': { body: [] },
+      'POST /api/checkout/session': unavailable,
+    });
+    renderCheckout();
+    const field = screen.getByLabelText(COUPON_EMAIL_LABEL);
+    expect(field).toHaveAttribute('type', 'email');
+    expect(field).toHaveAttribute('autocomplete', 'email');
+    expect(field).toHaveAccessibleDescription(COUPON_EMAIL_HINT);
+    // Before the order button, in the form that sends the order.
+    const button = screen.getByRole('button', { name: 'Zahlungspflichtig bestellen' });
+    expect(field.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+
+    await user.type(field, 'anna(at)firma.example');
+    await order(user);
+    expect(await screen.findByText(INVALID_EMAIL_MESSAGE)).toBeVisible();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveFocus();
+    expect(posted(calls)).toEqual([]);
+
+    await user.clear(field);
+    expect(field).not.toHaveAttribute('aria-invalid');
+    await user.type(field, ' anna@firma.example ');
+    await user.click(button);
+    await screen.findByText('Der Zahlungsdienst ist gerade nicht erreichbar.');
+    expect(posted(calls)).toEqual([
+      expect.objectContaining({ email: 'anna@firma.example', coupon: bound }),
+    ]);
+  });
+
+  it("shows the server's refusal for the address beside the field and keeps the cart", async () => {
+    act(() => {
+      getCartActor().send({ type: 'cart.applyCoupon', coupon: bound });
+    });
+    const user = userEvent.setup();
+    mockFetch({
+      'GET /api/woocommerce/products': { body: [] },
+      'POST /api/checkout/session': refused(COUPON_WRONG_EMAIL_MESSAGE),
+    });
+    renderCheckout();
+    const before = localStorage.getItem(CART_STORAGE_KEY);
+    const field = screen.getByLabelText(COUPON_EMAIL_LABEL);
+    await user.type(field, 'otto@example.org');
+    await order(user);
+    expect(await screen.findByText(COUPON_WRONG_EMAIL_MESSAGE)).toBeVisible();
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveAccessibleDescription(`${COUPON_WRONG_EMAIL_MESSAGE} ${COUPON_EMAIL_HINT}`);
+    expect(field).toHaveFocus();
+    // Beside the field, not once more above it.
+    expect(screen.getAllByText(COUPON_WRONG_EMAIL_MESSAGE)).toHaveLength(1);
+    expect(localStorage.getItem(CART_STORAGE_KEY)).toBe(before);
+    expect(getCartActor().getSnapshot().context.coupon).toMatchObject({ code: 'FIRMA15' });
+    // Another address: the old reason no longer stands beside it.
+    await user.clear(field);
+    await user.type(field, 'anna@firma.example');
+    expect(screen.queryByText(COUPON_WRONG_EMAIL_MESSAGE)).toBeNull();
+  });
+
+  it("a coupon the cart did not know to be bound: the server's refusal brings the field", async () => {
+    const message =
+      'Dieser Gutschein ist an E-Mail-Adressen gebunden. Bitte gib deine E-Mail-Adresse an.';
+    act(() => {
+      getCartActor().send({
+        type: 'cart.applyCoupon',
+        coupon: { code: 'FIRMA15', discountType: 'percent', discount: 15 },
+      });
+    });
+    const user = userEvent.setup();
+    const { calls } = mockFetch({
+      'GET /api/woocommerce/products': { body: [] },
+      'POST /api/checkout/session': (body) =>
+        (body as { email?: string }).email ? unavailable : refused(message),
+    });
+    renderCheckout();
+    expect(screen.queryByLabelText(COUPON_EMAIL_LABEL)).toBeNull();
+    await order(user);
+    const field = await screen.findByLabelText(COUPON_EMAIL_LABEL);
+    expect(screen.getByText(message)).toBeVisible();
+    await user.type(field, 'anna@firma.example');
+    await user.click(screen.getByRole('button', { name: 'Zahlungspflichtig bestellen' }));
+    await screen.findByText('Der Zahlungsdienst ist gerade nicht erreichbar.');
+    expect(posted(calls).map((b) => b.email)).toEqual([undefined, 'anna@firma.example']);
   });
 });
 

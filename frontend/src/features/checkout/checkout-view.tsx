@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useActorRef, useSelector } from '@xstate/react';
 import {
@@ -6,6 +6,8 @@ import {
   formatCents,
   formatEuro,
   cartLineCents,
+  INVALID_EMAIL_MESSAGE,
+  isEmailAddress,
   lineTotalCents,
   toCents,
   type ApiError,
@@ -19,7 +21,7 @@ import { paths } from '@/config/paths';
 import { getInspect } from '@/lib/inspect';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/feedback';
-import { ConsentField } from '@/components/ui/field';
+import { ConsentField, controlClass, Field } from '@/components/ui/field';
 import { liveCheckoutMachine, successUrl } from './checkout-api';
 import styles from './checkout.module.css';
 import { Totals } from '@/components/ui/totals';
@@ -65,11 +67,19 @@ function describeChanges(problem: ApiError, sent: readonly SentLine[]): string[]
   });
 }
 
+export const COUPON_EMAIL_LABEL = 'E-Mail-Adresse für deinen Gutschein';
+export const COUPON_EMAIL_HINT =
+  'Dein Gutschein ist an E-Mail-Adressen gebunden. Mit dieser Adresse bezahlst du auch: Auf der Zahlungsseite ist sie schon eingetragen, und an sie schicken wir deine Tickets.';
+
 /** rules "/checkout": review, acceptance and the order button of § 312j BGB. */
 export function CheckoutView({ items, coupon, totals, onLinesChanged }: CheckoutViewProps) {
   const consentId = useId();
+  const emailId = useId();
   const [accepted, setAccepted] = useState(false);
   const [changes, setChanges] = useState<string[]>([]);
+  const [email, setEmail] = useState('');
+  const [emailInvalid, setEmailInvalid] = useState(false);
+  const emailInput = useRef<HTMLInputElement>(null);
   const actor = useActorRef(liveCheckoutMachine, { inspect: getInspect() });
   // rules "Waiting list": arriving from an offer (/checkout?angebot=…), the checkout uses
   // the places the offer reserved.
@@ -77,6 +87,18 @@ export function CheckoutView({ items, coupon, totals, onLinesChanged }: Checkout
   const waitlistOffer = search.get('angebot') ?? undefined;
   const busy = useSelector(actor, (s) => s.matches('submitting') || s.matches('redirecting'));
   const error = useSelector(actor, (s) => s.context.error);
+  const problem = useSelector(actor, (s) => s.context.problem);
+  const sentEmail = useSelector(actor, (s) => s.context.request?.email ?? '');
+  // rules "Coupons": a coupon bound to addresses (the cart's check said so, or the server
+  // refused the order for the address) needs the buyer's address before the order.
+  const emailRefused = problem?.needsEmail === true;
+  const needsEmail = coupon?.needsEmail === true || emailRefused;
+  // The server's reason stands beside the field until the address is changed.
+  const emailError = emailInvalid
+    ? INVALID_EMAIL_MESSAGE
+    : emailRefused && email.trim() === sentEmail
+      ? (error ?? undefined)
+      : undefined;
   const submission = {
     type: 'checkout.submit' as const,
     items,
@@ -84,8 +106,13 @@ export function CheckoutView({ items, coupon, totals, onLinesChanged }: Checkout
     successUrl: successUrl(),
     cancelUrl: window.location.href,
     ...(waitlistOffer ? { waitlistOffer } : {}),
+    ...(needsEmail ? { email: email.trim() } : {}),
   };
   const canSubmit = useSelector(actor, (s) => s.can(submission));
+  // Refused for the address: the visitor's next step is the field, with the reason beside it.
+  useEffect(() => {
+    if (emailRefused) emailInput.current?.focus();
+  }, [emailRefused, problem]);
   // A 409 names the lines the server priced or stocks differently: explain, then update
   // the cart once per answer (the cart machine applies the new prices and limits).
   useEffect(() => {
@@ -137,7 +164,7 @@ export function CheckoutView({ items, coupon, totals, onLinesChanged }: Checkout
       <section className={styles.panel} aria-labelledby="pay-heading">
         <h2 id="pay-heading">Bezahlen</h2>
         <div aria-live="assertive">
-          {error ? (
+          {error && !emailRefused ? (
             <Alert tone="error" title="Bestellung nicht abgeschlossen">
               <p>{error}</p>
               {changes.length > 0 ? (
@@ -158,11 +185,48 @@ export function CheckoutView({ items, coupon, totals, onLinesChanged }: Checkout
           ) : null}
         </div>
         <form
+          noValidate
           onSubmit={(e) => {
             e.preventDefault();
+            if (needsEmail && !isEmailAddress(email)) {
+              setEmailInvalid(true);
+              emailInput.current?.focus();
+              return;
+            }
             if (accepted && canSubmit) actor.send(submission);
           }}
         >
+          {needsEmail ? (
+            <Field
+              id={emailId}
+              label={COUPON_EMAIL_LABEL}
+              error={emailError}
+              className={styles.email}
+            >
+              <p id={`${emailId}-hint`} className={styles.fieldHint}>
+                {COUPON_EMAIL_HINT}
+              </p>
+              <input
+                ref={emailInput}
+                id={emailId}
+                className={controlClass}
+                type="email"
+                name="email"
+                autoComplete="email"
+                inputMode="email"
+                required
+                value={email}
+                aria-invalid={emailError ? true : undefined}
+                aria-describedby={
+                  emailError ? `${emailId}-error ${emailId}-hint` : `${emailId}-hint`
+                }
+                onChange={(e) => {
+                  setEmail(e.target.value);
+                  setEmailInvalid(false);
+                }}
+              />
+            </Field>
+          ) : null}
           <ConsentField
             id={consentId}
             checked={accepted}
