@@ -1,4 +1,5 @@
-import type { Browser } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { FakeWooCommerce } from '../support/fake-woocommerce.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
@@ -11,6 +12,7 @@ import { recordedShop } from '../support/woocommerce-fixtures.js';
 
 const EVENT_PATH = '/events/sommer-afterwork-ms-hamburg';
 const VIP = 45;
+const REGULAR = 44;
 
 let woo: FakeWooCommerce;
 let site: RunningSite;
@@ -36,6 +38,13 @@ async function eventually<T>(probe: () => T | undefined, what: string, timeoutMs
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
 }
 
 describe('rules "Refunds reach the shop"', () => {
@@ -72,6 +81,74 @@ describe('rules "Refunds reach the shop"', () => {
     expect(handedOff.status).toBe('refunded');
     expect(vip.stock_quantity).toBe(Number(stockAfterSale) + 1);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('rules "Refunds": "Teilweise erstatten (Testmodus)" with one ticket\'s price revokes one of two tickets; a wrong amount is refused in German', async () => {
+    const { page, errors, context } = await openPage(browser);
+    await page.goto(`${site.url}${EVENT_PATH}`);
+    await addTierToCart(page, 'Regulär', 2);
+    await page.goto(`${site.url}/cart`);
+    await page.getByRole('link', { name: 'Zur Kasse' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Kasse' }).waitFor();
+    const before = new Set(woo.orders.map((o) => o.id));
+    await payInTestMode(page);
+    const sessionId = new URL(page.url()).searchParams.get('session_id')!;
+    const regular = woo.variations.find((v) => v.id === REGULAR)!;
+    const handedOff = await eventually(
+      () => woo.orders.find((o) => !before.has(o.id) && o.status === 'processing'),
+      'the hand-off',
+    );
+    const stockAfterSale = Number(regular.stock_quantity);
+
+    await page.goto(`${site.url}/api/checkout/test-provider/${sessionId}`);
+    const amount = page.getByLabel('Betrag in Euro');
+    const refundPart = page.getByRole('button', { name: 'Teilweise erstatten (Testmodus)' });
+    // More than was paid: the page again with the reason beside the field.
+    await amount.fill('80');
+    await refundPart.click();
+    await page.getByText('Es sind höchstens 70,00 € erstattbar.').waitFor();
+    expect(await page.getByLabel('Betrag in Euro').getAttribute('aria-invalid')).toBe('true');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/test-provider-partial-refund-error.png', fullPage: true });
+
+    // One Regulär ticket's price: that ticket goes back, the other still admits.
+    await page.getByLabel('Betrag in Euro').fill('35,00');
+    await page.getByRole('button', { name: 'Teilweise erstatten (Testmodus)' }).click();
+    await page.getByText('Bisher erstattet: 35,00 € von 70,00 €.').waitFor();
+    await page.getByText('Diese Bestellung ist bereits bezahlt.').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/test-provider-partial-refund.png', fullPage: true });
+
+    await eventually(
+      () => woo.refundsOf(handedOff.id).length === 1 || undefined,
+      'the shop refund',
+    );
+    expect(woo.refundsOf(handedOff.id)[0]).toMatchObject({ amount: '35.00' });
+    expect(handedOff.status).toBe('processing');
+    expect(regular.stock_quantity).toBe(stockAfterSale + 1);
+
+    // The success page's tickets: one "Storniert", one still with its code.
+    await page.goto(`${site.url}/success?session_id=${encodeURIComponent(sessionId)}`);
+    const links = page
+      .getByRole('region', { name: 'Deine Tickets' })
+      .getByRole('link', { name: /^Dein Ticket für/ });
+    await links.first().waitFor();
+    const tickets = await links.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+    expect(tickets).toHaveLength(2);
+    const states: string[] = [];
+    for (const href of tickets) {
+      await page.goto(href);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      states.push(
+        (await page.getByText('Storniertes Ticket').count()) > 0 ? 'Storniert' : 'Gültig',
+      );
+    }
+    expect(states.sort()).toEqual(['Gültig', 'Storniert']);
+    // The refused amount's page came with its 422, as meant; nothing else went wrong.
+    expect(errors).toEqual([
+      'Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
+    ]);
     await context.close();
   });
 });

@@ -2,6 +2,8 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { type OrderHandOff, STRIPE_PAYMENT, TEST_MODE_PAYMENT } from '../catalog/catalog.port.js';
 import { CatalogError } from '../catalog/catalog.errors.js';
 import { CatalogService } from '../catalog/catalog.service.js';
+import { CatalogVersion } from '../catalog/catalog-version.js';
+import { Holds } from '../holds/holds.js';
 import { AppConfig } from '../config/config.js';
 import { MailPort } from '../mail/mail.port.js';
 import { handoffRefusedMail } from './handoff-refused-mail.js';
@@ -38,6 +40,8 @@ export class OrderJobHandlers implements OnModuleInit {
     @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
     @Inject(MailPort) private readonly mail: MailPort,
     @Inject(AppConfig) private readonly config: AppConfig,
+    @Inject(CatalogVersion) private readonly catalogVersion: CatalogVersion,
+    @Inject(Holds) private readonly holds: Holds,
   ) {}
 
   onModuleInit(): void {
@@ -88,6 +92,7 @@ export class OrderJobHandlers implements OnModuleInit {
         quantity: l.quantity,
         // Integer cents, like the total.
         unitAmount: l.unitAmount,
+        discount: l.discount,
       })),
       couponCode: order.couponCode,
       total: context.total,
@@ -172,6 +177,8 @@ export class OrderJobHandlers implements OnModuleInit {
     const order = await this.order(job);
     const { refundedAmount, refundReference, catalogOrderId, total } = order.context;
     if (!refundedAmount || !refundReference) return;
+    // rules "Refunds": the units whose price went back (tickets a partial refund covered).
+    const lines = await this.orders.lines(order.id);
     const result = await this.catalog.refundOrder({
       reference: order.id,
       catalogOrderId,
@@ -179,6 +186,9 @@ export class OrderJobHandlers implements OnModuleInit {
       orderTotal: total,
       refundReference,
       testMode: this.isTestMode(order),
+      restock: lines
+        .map((l, position) => ({ position, quantity: l.refundedQuantity }))
+        .filter((l) => l.quantity > 0),
     });
     if (!result.found) {
       if (order.status === 'refunded' && catalogOrderId === null) return;
@@ -190,7 +200,14 @@ export class OrderJobHandlers implements OnModuleInit {
       msg: result.refundId ? 'refund recorded in the shop' : 'the shop has this refund already',
       orderId: order.id,
       catalogRefundId: result.refundId,
+      restocked: result.restocked ?? 0,
     });
+    if ((result.restocked ?? 0) > 0) {
+      // The shop's stock has those places again: every process's catalog is told, then
+      // the waiting list (rules "Waiting list": places that came free).
+      await this.catalogVersion.changed();
+      this.holds.placesReleased();
+    }
   }
 
   private async order(job: Job<OrderJobPayload>): Promise<Order> {

@@ -9,6 +9,7 @@ import {
   type OrderLine,
   OrderRepository,
   type OpenCheckouts,
+  type OpenPlaces,
   type RefusedHandOff,
 } from './orders.port.js';
 
@@ -68,6 +69,8 @@ export class KyselyOrderRepository extends OrderRepository {
           image: l.image,
           quantity: l.quantity,
           unit_amount: l.unitAmount,
+          discount: l.discount,
+          refunded_quantity: l.refundedQuantity,
         })),
       )
       .execute();
@@ -130,7 +133,24 @@ export class KyselyOrderRepository extends OrderRepository {
       image: l.image,
       quantity: l.quantity,
       unitAmount: l.unit_amount,
+      discount: l.discount,
+      refundedQuantity: l.refunded_quantity,
     }));
+  }
+
+  async addRefundedUnits(
+    orderId: string,
+    units: readonly { position: number; quantity: number }[],
+  ): Promise<void> {
+    for (const { position, quantity } of units) {
+      if (quantity <= 0) continue;
+      await this.db
+        .updateTable('order_lines')
+        .set((eb) => ({ refunded_quantity: eb('refunded_quantity', '+', quantity) }))
+        .where('order_id', '=', orderId)
+        .where('position', '=', position)
+        .execute();
+    }
   }
 
   async recordSession(
@@ -173,6 +193,30 @@ export class KyselyOrderRepository extends OrderRepository {
 
   refusedHandOffs(limit: number): Promise<RefusedHandOff[]> {
     return refusedHandOffsOf(this.db, limit);
+  }
+
+  async openPlaces(now: number): Promise<OpenPlaces[]> {
+    const rows = await this.db
+      .selectFrom('orders')
+      .innerJoin('order_lines', 'order_lines.order_id', 'orders.id')
+      .select((eb) => [
+        'order_lines.product_id',
+        'order_lines.variation_id',
+        eb.fn.sum<number>('order_lines.quantity').as('quantity'),
+      ])
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('orders.status', '=', 'open'), eb('orders.expires_at', '>', now)]),
+          eb('orders.status', '=', 'processing'),
+        ]),
+      )
+      .groupBy(['order_lines.product_id', 'order_lines.variation_id'])
+      .execute();
+    return rows.map((r) => ({
+      productId: Number(r.product_id),
+      variationId: r.variation_id === null ? null : Number(r.variation_id),
+      quantity: Number(r.quantity),
+    }));
   }
 
   async findUnsettled(query: {

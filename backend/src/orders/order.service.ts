@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
+  checkCoupon,
+  type CouponTerms,
   initialOrder,
   isRefund,
   type OrderEffect,
@@ -70,6 +72,11 @@ export interface ShopOrderDelivery {
   reference: string | null;
   catalogOrderId: string | null;
   cancelled: boolean;
+  /**
+   * A sweep's finding rather than a delivery (rules "Orders made in the shop"): kept, under
+   * its key, only when it changed the order, so /webhook-test lists what the sweep applied.
+   */
+  quiet?: boolean;
 }
 
 /** An order as the checkout priced it, before it has an id. */
@@ -91,6 +98,19 @@ export interface OrderDraft<L extends DraftLine = DraftLine> {
    * their payment it may hold at once; absent: no limit (orders made by the server).
    */
   client?: { key: string; maxOpen: number } | null;
+  /**
+   * rules "Coupons": the coupon as the checkout just read it from the catalog, the buyer's
+   * address and its key when known. The order holds one use of it, checked under the
+   * coupon's lock against its limits counting the uses other checkouts hold.
+   */
+  coupon?: CouponUse | null;
+}
+
+export interface CouponUse {
+  terms: CouponTerms;
+  email: string | null;
+  /** A key of `email` (never the address), for the uses held per buyer; null without one. */
+  holder: string | null;
 }
 
 export type DraftLine = OrderLine & CapacityLine;
@@ -99,7 +119,9 @@ export type PlaceResult<L extends DraftLine> =
   | { order: Order }
   | { shortages: { line: L; available: number }[] }
   /** The client holds its limit of open checkouts; the first of them lapses in `retryAfterMs`. */
-  | { tooManyOpen: { retryAfterMs: number } };
+  | { tooManyOpen: { retryAfterMs: number } }
+  /** rules "Coupons": the coupon's uses are taken (held by other checkouts, or used). */
+  | { couponRefused: { statusCode: 404 | 422; message: string; needsEmail: boolean } };
 
 /** Stock per stock unit (null = unlimited), read from the catalog for a late payment. */
 type StockLookup = ReadonlyMap<number, number | null>;
@@ -197,6 +219,14 @@ export class OrderService {
             return { tooManyOpen: { retryAfterMs: (open.firstExpiresAt ?? now) - now } };
           }
         }
+        // rules "Coupons": its uses are locked and counted before anything is written, so a
+        // refusal leaves nothing behind; the lock is taken after the client's and before the
+        // capacity's, as every checkout does.
+        const coupon = draft.coupon ?? null;
+        if (coupon) {
+          const refused = await this.couponRefusal(tx, coupon, now);
+          if (refused) return { couponRefused: refused };
+        }
         const { shortages } = await this.holds.take(tx, {
           owner: order.id,
           lines: draft.lines,
@@ -205,6 +235,15 @@ export class OrderService {
           now,
         });
         if (shortages.length > 0) return { shortages };
+        // Kept, settled and released with the order's places (HoldRepository.keep, release).
+        if (coupon) {
+          await this.holds.holdCouponUse(tx, {
+            owner: order.id,
+            code: coupon.terms.code,
+            holder: coupon.holder,
+            expiresAt: order.expiresAt,
+          });
+        }
         await tx.get(OrderRepository).create({
           order,
           lines: draft.lines.map(orderLine),
@@ -220,6 +259,29 @@ export class OrderService {
       if (draft.claimToken) this.holds.placesReleased();
     }
     return result;
+  }
+
+  /**
+   * rules "Coupons": the coupon's limits again, with the uses open checkouts (and paid
+   * orders the shop has not counted yet) hold under its lock: `usage_limit` against the
+   * shop's `usage_count` plus those, `usage_limit_per_user` against the buyer's entries in
+   * `used_by` plus the buyer's. Null when one more use fits.
+   */
+  private async couponRefusal(tx: Transaction, coupon: CouponUse, now: number) {
+    const held = await this.holds.couponUsesHeld(tx, coupon.terms.code, coupon.holder, now);
+    // Without lines only the rules that need none are checked: the uses, the expiry, the address.
+    const verdict = checkCoupon(coupon.terms, [], {
+      now: new Date(now),
+      email: coupon.email,
+      heldUses: held.all,
+      heldUsesByEmail: held.byHolder,
+    });
+    if (verdict.ok) return null;
+    return {
+      statusCode: verdict.statusCode,
+      message: verdict.reason,
+      needsEmail: verdict.needsEmail === true,
+    };
   }
 
   /** The server gives up on an order, e.g. when the provider refused to open its session. */
@@ -271,9 +333,10 @@ export class OrderService {
    */
   async receiveFromShop(delivery: ShopOrderDelivery): Promise<EventOutcome> {
     const now = Date.now();
+    const quiet = delivery.quiet === true;
     const applied = await this.store.write(async (tx): Promise<Applied> => {
       const events = tx.get(WebhookEventRepository);
-      if (!(await events.record({ id: delivery.id, type: delivery.label }, now))) {
+      if (!quiet && !(await events.record({ id: delivery.id, type: delivery.label }, now))) {
         return { outcome: 'duplicate' };
       }
       let applied: Applied = { outcome: 'ignored' };
@@ -289,10 +352,17 @@ export class OrderService {
           applied = { outcome: outcomeOf(next), order: saved, transition: next };
         }
       }
-      await events.setOutcome(delivery.id, applied.outcome);
+      if (!quiet) await events.setOutcome(delivery.id, applied.outcome);
+      else if (
+        applied.transition?.changed &&
+        (await events.record({ id: delivery.id, type: delivery.label }, now))
+      ) {
+        await events.setOutcome(delivery.id, applied.outcome);
+      }
       return applied;
     });
     this.afterCommit(applied.transition?.effects ?? []);
+    if (quiet && !applied.transition?.changed) return applied.outcome;
     this.logger.log({
       msg: 'shop event',
       id: delivery.id,
@@ -628,6 +698,8 @@ function orderLine(line: DraftLine): OrderLine {
     image: line.image,
     quantity: line.quantity,
     unitAmount: line.unitAmount,
+    discount: line.discount,
+    refundedQuantity: 0,
   };
 }
 

@@ -37,6 +37,13 @@ export interface OrderLine {
   quantity: number;
   /** Integer cents. */
   unitAmount: number;
+  /**
+   * The coupon's discount on this line in cents, as the checkout priced it
+   * (`couponLineDiscounts`, rules "Coupons"); what the line cost is its units less this.
+   */
+  discount: number;
+  /** Units whose price a partial refund gave back (rules "Refunds"); 0 for a new order. */
+  refundedQuantity: number;
 }
 
 export interface NewOrder {
@@ -97,6 +104,26 @@ export abstract class OrderRepository {
    * latest first (the refusal's time is the order's last change).
    */
   abstract refusedHandOffs(limit: number): Promise<RefusedHandOff[]>;
+  /**
+   * rules "Refunds": units of the order's lines whose price a partial refund gave back,
+   * added to what the lines had (by `position`, the line's index in `lines`).
+   */
+  abstract addRefundedUnits(
+    orderId: string,
+    units: readonly { position: number; quantity: number }[],
+  ): Promise<void>;
+  /**
+   * rules "The organizer": places per product and variation in checkouts still waiting for
+   * their payment (open and not lapsed at `now`, or an async payment under way).
+   */
+  abstract openPlaces(now: number): Promise<OpenPlaces[]>;
+}
+
+/** Places of one product or variation in checkouts waiting for their payment. */
+export interface OpenPlaces {
+  productId: number;
+  variationId: number | null;
+  quantity: number;
 }
 
 /** A paid order WooCommerce refused, as /webhook-test lists it: no personal data. */

@@ -53,6 +53,15 @@ export class TestProviderController {
     send(reply, await this.provider.refund(sessionId));
   }
 
+  @Post(':sessionId/refund/partial')
+  async refundPart(
+    @Param('sessionId') sessionId: string,
+    @Body() body: unknown,
+    @Res() reply: Reply,
+  ): Promise<void> {
+    send(reply, await this.provider.refundPart(sessionId, body));
+  }
+
   @Post(':sessionId/dispute')
   async dispute(@Param('sessionId') sessionId: string, @Res() reply: Reply): Promise<void> {
     send(reply, await this.provider.dispute(sessionId, 'opened'));

@@ -19,12 +19,16 @@ label{display:block;font-weight:600;margin-bottom:.25rem}
 input{box-sizing:border-box;width:100%;font:inherit;padding:.6rem .75rem;border:1px solid #71717a;border-radius:8px}
 input[aria-invalid=true]{border-color:#b91c1c}
 .error{color:#b91c1c;margin:.25rem 0 0}
+input[readonly]{background:#f4f4f5;border-style:dashed}
+.note{color:#52525b;font-size:.875rem;margin:.25rem 0 0}
 .summary{border:2px solid #b91c1c;border-radius:8px;padding:.5rem 1rem;margin:1rem 0}
 .summary a{color:#b91c1c}
 .actions{display:flex;gap:.75rem;flex-wrap:wrap}
 button{font:inherit;padding:.75rem 1.25rem;border-radius:8px;border:1px solid #18181b;cursor:pointer}
 button.pay{background:#18181b;color:#fff}
 button.cancel{background:#fff;color:#18181b}
+form.partial{border-top:1px solid #e4e4e7;margin-top:1rem;padding-top:1rem}
+.hint{color:#52525b;font-size:.875rem;margin:.25rem 0 0}
 `;
 
 function page(title: string, body: string): string {
@@ -61,14 +65,26 @@ const FIELDS: {
   { name: 'name', label: 'Vollständiger Name', type: 'text', autocomplete: 'name', max: 120 },
 ];
 
-function field(f: (typeof FIELDS)[number], form: BuyerForm, focus: boolean): string {
+/** A field the buyer cannot change: the e-mail address given at the checkout. */
+const FIXED_NOTE =
+  'Diese Adresse hast du bei der Bestellung angegeben; sie lässt sich hier nicht ändern.';
+
+function field(
+  f: (typeof FIELDS)[number],
+  form: BuyerForm,
+  focus: boolean,
+  fixed: boolean,
+): string {
   const error = form.errors[f.name];
   const errorId = `${f.name}-fehler`;
+  const noteId = `${f.name}-hinweis`;
   const invalid = error ? ` aria-invalid="true" aria-describedby="${errorId}"` : '';
+  const readonly = fixed ? ` readonly aria-describedby="${noteId}"` : '';
   return `<div class="field">
 <label for="${f.name}">${f.label}</label>
-<input id="${f.name}" name="${f.name}" type="${f.type}" autocomplete="${f.autocomplete}" required maxlength="${f.max}" value="${escapeHtml(form.values[f.name])}"${invalid}${focus ? ' autofocus' : ''}>
-${error ? `<p class="error" id="${errorId}">${escapeHtml(error)}</p>` : ''}
+<input id="${f.name}" name="${f.name}" type="${f.type}" autocomplete="${f.autocomplete}" required maxlength="${f.max}" value="${escapeHtml(form.values[f.name])}"${fixed ? readonly : invalid}${focus && !fixed ? ' autofocus' : ''}>
+${fixed ? `<p class="note" id="${noteId}">${FIXED_NOTE}</p>` : ''}
+${error && !fixed ? `<p class="error" id="${errorId}">${escapeHtml(error)}</p>` : ''}
 </div>`;
 }
 
@@ -100,8 +116,10 @@ export function paymentPage(
       : '';
   // A plain form, no script (works under a strict Content-Security-Policy). It asks for
   // e-mail and full name as Stripe Checkout does (rules "Everything the shop sells");
-  // the browser checks them first, the server again. "Abbrechen" posts the same form to
-  // the cancel route without the browser's checks.
+  // the browser checks them first, the server again. An address given at the checkout is
+  // fixed, as Stripe fixes `customer_email` (rules "Coupons": the coupon was checked for it).
+  // "Abbrechen" posts the same form to the cancel route without the browser's checks.
+  const fixedEmail = order.context.email !== null;
   return page(
     invalid.length > 0
       ? 'Fehler: Testzahlung – After Work Hamburg'
@@ -115,7 +133,7 @@ ${discount}
 </table>
 ${summary}
 <form method="post" action="${action}/pay">
-${FIELDS.map((f) => field(f, form, f === invalid[0])).join('\n')}
+${FIELDS.map((f) => field(f, form, f === invalid[0], fixedEmail && f.name === 'email')).join('\n')}
 <div class="actions">
 <button class="pay" type="submit">Jetzt bezahlen</button>
 <button class="cancel" type="submit" formaction="${action}/cancel" formnovalidate>Abbrechen</button>
@@ -124,7 +142,33 @@ ${FIELDS.map((f) => field(f, form, f === invalid[0])).join('\n')}
   );
 }
 
-export function closedPage(sessionId: string, order: Order): string {
+/** What was typed into "Teilweise erstatten" and why it was refused. */
+export interface RefundForm {
+  value: string;
+  error: string;
+}
+
+/**
+ * rules "Refunds": part of the payment back, in euros, as the organizer would refund it in
+ * Stripe's dashboard. A plain form; the server checks the amount.
+ */
+function partialRefundForm(action: string, order: Order, form?: RefundForm): string {
+  const open = order.context.total - (order.context.refundedAmount ?? 0);
+  const invalid = form
+    ? ' aria-invalid="true" aria-describedby="betrag-fehler betrag-hinweis"'
+    : ' aria-describedby="betrag-hinweis"';
+  return `<form class="partial" method="post" action="${action}/refund/partial">
+<div class="field">
+<label for="betrag">Betrag in Euro</label>
+<input id="betrag" name="betrag" type="text" inputmode="decimal" autocomplete="off" required maxlength="12" placeholder="z. B. 12,50" value="${escapeHtml(form?.value ?? '')}"${invalid}${form ? ' autofocus' : ''}>
+<p class="hint" id="betrag-hinweis">Höchstens ${formatCents(open)}. Deckt der Betrag ganze Tickets, werden so viele Tickets storniert; sonst bleiben alle gültig.</p>
+${form ? `<p class="error" id="betrag-fehler" role="alert">${escapeHtml(form.error)}</p>` : ''}
+</div>
+<button class="cancel" type="submit">Teilweise erstatten (Testmodus)</button>
+</form>`;
+}
+
+export function closedPage(sessionId: string, order: Order, refundForm?: RefundForm): string {
   const disputed = order.status === 'disputed';
   const paid = toSessionStatus(order.status) === 'paid' && !disputed;
   const text = disputed
@@ -147,12 +191,19 @@ export function closedPage(sessionId: string, order: Order): string {
       ? ''
       : paid
         ? button('refund', 'Zahlung erstatten (Testmodus)') +
-          button('dispute', 'Zahlungsstreit eröffnen (Testmodus)')
+          button('dispute', 'Zahlungsstreit eröffnen (Testmodus)') +
+          partialRefundForm(action, order, refundForm)
         : disputed
           ? button('dispute/won', 'Zahlungsstreit gewonnen (Testmodus)')
           : '';
+  // rules "Refunds": what went back so far, while the order is still paid.
+  const refunded = order.context.refundedAmount ?? 0;
+  const partly =
+    paid && refunded > 0
+      ? `<p>Bisher erstattet: ${formatCents(refunded)} von ${formatCents(order.context.total)}.</p>`
+      : '';
   return page(
-    'Testzahlung – After Work Hamburg',
-    `<h1>Testzahlung</h1><p>${text}</p>${actions}<p><a href="${escapeHtml(order.cancelUrl)}">Zurück zum Shop</a></p>`,
+    refundForm ? 'Fehler: Testzahlung – After Work Hamburg' : 'Testzahlung – After Work Hamburg',
+    `<h1>Testzahlung</h1><p>${text}</p>${partly}${actions}<p><a href="${escapeHtml(order.cancelUrl)}">Zurück zum Shop</a></p>`,
   );
 }

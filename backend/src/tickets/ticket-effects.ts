@@ -5,6 +5,8 @@ import { ORDER_JOBS, orderJob } from '../orders/order-jobs.js';
 import { ticketsFor } from './ticket-issue.js';
 import { TicketService } from './ticket.service.js';
 import { TicketRepository } from './tickets.port.js';
+import { OrderRepository } from '../orders/orders.port.js';
+import { ticketsCoveredByRefund } from './refunded-tickets.js';
 
 /**
  * The order machine's ticket effects (`machines/src/order/order.machine.ts`), registered with
@@ -29,7 +31,41 @@ export class TicketEffects implements OnModuleInit {
     this.effects.handle('tickets.restore', async ({ tx, order }) => {
       await tx.get(TicketRepository).restoreForOrder(order.id);
     });
+    this.effects.handle('tickets.revokeRefunded', (context) => this.revokeRefunded(context));
     this.effects.listTicketsWith((orderId) => this.tickets.links(orderId));
+  }
+
+  /**
+   * rules "Refunds": a partial refund. The tickets its amount covers in whole (the dearest
+   * that fit, not checked in first: `ticketsCoveredByRefund`) are revoked for good and their
+   * lines' units marked refunded, which the shop's refund puts back in stock; the others
+   * stay valid.
+   */
+  private async revokeRefunded({ tx, order, lines, now }: EffectContext): Promise<void> {
+    const covered = ticketsCoveredByRefund({
+      lines: await lines(),
+      orderDiscount: order.context.discount,
+      tickets: await tx.get(TicketRepository).refundable(order.id),
+      refundedAmount: order.context.refundedAmount ?? 0,
+    });
+    if (covered.length === 0) return;
+    await tx.get(TicketRepository).markRefunded(
+      covered.map((c) => c.ticket.id),
+      now,
+    );
+    const units = new Map<number, number>();
+    for (const { ticket } of covered) {
+      units.set(ticket.linePosition, (units.get(ticket.linePosition) ?? 0) + 1);
+    }
+    await tx.get(OrderRepository).addRefundedUnits(
+      order.id,
+      [...units].map(([position, quantity]) => ({ position, quantity })),
+    );
+    this.logger.log({
+      msg: 'tickets revoked by a partial refund',
+      orderId: order.id,
+      tickets: covered.length,
+    });
   }
 
   /**

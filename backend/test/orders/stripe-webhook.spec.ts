@@ -291,7 +291,7 @@ describe.each(DATABASES)('Stripe adapter and webhook (%s)', (kind) => {
     expect(catalog.orders.size).toBe(0);
   });
 
-  it('rules "Tickets and the door": a charge refunded in full at Stripe refunds the order and revokes its tickets; a partial refund keeps the order and its tickets (rules "Refunds reach the shop")', async () => {
+  it('rules "Tickets and the door": a charge refunded in full at Stripe refunds the order and revokes its tickets; a partial refund keeps the order and the tickets it does not cover (rules "Refunds")', async () => {
     const { sessionId, orderId: id } = await startCheckout();
     const object = {
       id: sessionId,
@@ -316,7 +316,7 @@ describe.each(DATABASES)('Stripe adapter and webhook (%s)', (kind) => {
 
     // The charge carries no order id (Stripe copies no metadata onto it): the payment
     // intent finds the order.
-    const charge = (refunded: boolean, eventId: string) =>
+    const charge = (refunded: boolean, eventId: string, amountRefunded = 5000) =>
       signedDelivery({
         id: eventId,
         type: 'charge.refunded',
@@ -325,16 +325,21 @@ describe.each(DATABASES)('Stripe adapter and webhook (%s)', (kind) => {
           id: 'ch_1',
           payment_intent: 'pi_refund_me',
           refunded,
-          amount_refunded: refunded ? 5000 : 2500,
-          refunds: { object: 'list', data: [{ id: 're_dashboard' }] },
+          amount_refunded: amountRefunded,
+          refunds: { object: 'list', data: [{ id: `re_${eventId}` }] },
         },
       });
-    const partial = await deliver(app, charge(false, 'evt_partial'));
+    // 10 € of two 25 € tickets: both stay valid.
+    const partial = await deliver(app, charge(false, 'evt_partial', 1000));
     expect(partial.json().outcome).toBe('partially_refunded');
     expect((await order(sessionId)).status).toBe('paid');
     expect((await tickets()).map((t) => t.status)).toEqual(['valid', 'valid']);
     // The shop records what went back so far.
-    await waitFor(() => catalog.refunds.get(id) === 2500);
+    await waitFor(() => catalog.refunds.get(id) === 1000);
+    // 35 € in all cover one ticket: one goes, the other still admits.
+    await deliver(app, charge(false, 'evt_partial_more', 3500));
+    expect((await tickets()).map((t) => t.status).sort()).toEqual(['revoked', 'valid']);
+    await waitFor(() => catalog.refunds.get(id) === 3500);
 
     const full = await deliver(app, charge(true, 'evt_full'));
     expect(full.json().outcome).toBe('refunded');

@@ -81,13 +81,18 @@ describe('order machine: rules "Refunds reach the shop"', () => {
     );
   });
 
-  it('rules "Refunds reach the shop": a partial refund keeps the order and its tickets, and only more money is news', () => {
+  it('rules "Refunds": a partial refund keeps the order, revokes only the tickets it covers in whole, and only more money is news', () => {
     const partly = send(handedOff(), {
       type: 'payment.partiallyRefunded',
       refundReference: 're_1',
       amountRefunded: 4900,
     });
-    expect(partly).toMatchObject({ status: 'handedOff', effects: ['shop.refund'] });
+    // The backend picks the tickets the amount covers (none when it covers no whole ticket);
+    // the order's other tickets stay valid.
+    expect(partly).toMatchObject({
+      status: 'handedOff',
+      effects: ['tickets.revokeRefunded', 'shop.refund'],
+    });
     expect(partly.context).toMatchObject({ refundedAmount: 4900, refundReference: 're_1' });
     // The same report again changes nothing.
     expect(

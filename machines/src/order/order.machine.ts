@@ -39,11 +39,12 @@ const REFUNDED = {
   target: 'refunded',
   actions: ['recordRefund', 'reservation.release', 'tickets.revoke', 'shop.refund'],
 } as const;
-// rules "Refunds reach the shop": part of the money went back; the tickets stay valid and
-// WooCommerce records the refund.
+// rules "Refunds": part of the money went back. The tickets stay valid unless the amount
+// covers whole tickets: those are revoked (the backend picks them), and WooCommerce records
+// the refund, with those tickets' lines back in stock.
 const PARTLY_REFUNDED = {
   guard: 'refundGrows',
-  actions: ['recordPartialRefund', 'shop.refund'],
+  actions: ['recordPartialRefund', 'tickets.revokeRefunded', 'shop.refund'],
 } as const;
 // rules "Hand-off refused": WooCommerce refused the paid order for good. The order stays
 // paid (its tickets admit), keeps WooCommerce's reason, and the organizer is told; once
@@ -117,6 +118,7 @@ export const orderMachine = setup({
     'refund.request': effect,
     'tickets.revoke': effect,
     'tickets.restore': effect,
+    'tickets.revokeRefunded': effect,
     'handoff.reportFailure': effect,
     'handoff.retry': effect,
     'shop.refund': effect,

@@ -36,7 +36,11 @@ export type OrderStatus = z.infer<typeof orderStatusSchema>;
  * - `refund.request`: refund a late payment that found no capacity, through the outbox.
  * - `tickets.revoke`: a refunded order's tickets no longer admit anyone (rules "Tickets
  *   and the door"); a disputed order's neither, while the bank decides.
- * - `tickets.restore`: a dispute decided for the shop: the order's tickets admit again.
+ * - `tickets.restore`: a dispute decided for the shop: the order's tickets admit again
+ *   (not those whose price a refund gave back).
+ * - `tickets.revokeRefunded`: a partial refund: the tickets its amount covers in whole are
+ *   revoked for good and their lines' units marked refunded (rules "Refunds"); the others
+ *   stay valid.
  * - `handoff.reportFailure`: WooCommerce refused the hand-off for good: the organizer is
  *   told (rules "Hand-off refused").
  * - `handoff.retry`: the organizer fixed the cause; the hand-off runs again.
@@ -52,6 +56,7 @@ export const ORDER_EFFECTS = [
   'refund.request',
   'tickets.revoke',
   'tickets.restore',
+  'tickets.revokeRefunded',
   'handoff.reportFailure',
   'handoff.retry',
   'shop.refund',

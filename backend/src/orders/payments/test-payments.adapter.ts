@@ -141,15 +141,21 @@ export class TestPaymentsAdapter extends PaymentsPort {
 
   /**
    * "Zahlung erstatten": the whole payment goes back, reported as Stripe reports a refund
-   * made in its dashboard (`charge.refunded` naming the payment intent).
+   * made in its dashboard (`charge.refunded` naming the payment intent). With `partial`
+   * ("Teilweise erstatten"), part of it: Stripe's `charge.refunded` with `refunded: false`
+   * and everything refunded so far in `amount_refunded` (cents), the newest refund first.
    */
-  refundPayment(paymentReference: string): SignedDelivery {
+  refundPayment(
+    paymentReference: string,
+    partial?: { amount: number; amountRefunded: number },
+  ): SignedDelivery {
     const suffix = randomBytes(12).toString('base64url');
     return this.signed('charge.refunded', {
       object: 'charge',
       id: `tch_${suffix}`,
       payment_intent: paymentReference,
-      refunded: true,
+      refunded: partial === undefined,
+      ...(partial ? { amount: partial.amount, amount_refunded: partial.amountRefunded } : {}),
       refunds: { object: 'list', data: [{ id: `tre_${suffix}` }] },
     });
   }
