@@ -49,6 +49,15 @@ export class KyselyPrivacyRepository extends PrivacyRepository {
             ]),
           )
           .executeTakeFirst();
+        // rules "Coupons": the buyer's key a coupon use was held with, once that use has
+        // stopped counting as long as an unpaid checkout's address is kept (a use that still
+        // counts, a paid order's not yet in the shop, keeps it).
+        await db
+          .updateTable('coupon_holds')
+          .set({ holder: null })
+          .where('expires_at', '<', cutoffs.unpaidCreatedBefore)
+          .where('holder', 'is not', null)
+          .execute();
         return { orders: changed(unpaid) };
       }),
     );
@@ -56,6 +65,16 @@ export class KyselyPrivacyRepository extends PrivacyRepository {
     let after = '';
     for (;;) {
       const batch = await this.database.write((db) => this.eraseAfterEvents(db, cutoffs, after));
+      if (!batch) break;
+      after = batch.last;
+      addCounts(counts, batch.counts);
+    }
+    // Orders made in the shop (rules "Orders made in the shop") alike.
+    after = '';
+    for (;;) {
+      const batch = await this.database.write((db) =>
+        this.eraseShopOrdersAfterEvents(db, cutoffs, after),
+      );
       if (!batch) break;
       after = batch.last;
       addCounts(counts, batch.counts);
@@ -113,6 +132,16 @@ export class KyselyPrivacyRepository extends PrivacyRepository {
         db,
         orders.map((o) => o.id),
       );
+      // rules "Orders made in the shop": the shop's orders billed to the address.
+      const shopOrders = await db
+        .selectFrom('shop_orders')
+        .select('id')
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', address))
+        .execute();
+      const shopAnonymised = await anonymiseShopOrders(
+        db,
+        shopOrders.map((o) => o.id),
+      );
       const entries = await db
         .selectFrom('waitlist_entries')
         .select('id')
@@ -124,7 +153,8 @@ export class KyselyPrivacyRepository extends PrivacyRepository {
         .executeTakeFirst();
       return {
         ...noErasures(),
-        ...anonymised,
+        orders: anonymised.orders + shopAnonymised.orders,
+        tickets: anonymised.tickets + shopAnonymised.tickets,
         mails: await deleteMails(db, (q) =>
           q.where((eb) => eb(eb.fn('lower', ['to_address']), '=', address)),
         ),
@@ -135,6 +165,16 @@ export class KyselyPrivacyRepository extends PrivacyRepository {
         ),
       };
     });
+  }
+
+  private async eraseShopOrdersAfterEvents(
+    db: StoreDb,
+    cutoffs: RetentionCutoffs,
+    after: string,
+  ): Promise<{ last: string; counts: Partial<ErasureCounts> } | undefined> {
+    const batch = await shopOrdersDue(db, cutoffs.afterEventBefore, after);
+    if (!batch) return undefined;
+    return { last: batch.last, counts: await anonymiseShopOrders(db, batch.due) };
   }
 
   /**
@@ -194,6 +234,84 @@ export class KyselyPrivacyRepository extends PrivacyRepository {
 }
 
 /**
+ * rules "Orders made in the shop": the shop's orders with tickets, like paid orders: their
+ * billing address and name and their tickets' holders go once their last event lies
+ * before the cutoff (without a dated event: once the order was first seen before it).
+ */
+async function shopOrdersDue(
+  db: StoreDb,
+  before: number,
+  after: string,
+): Promise<{ last: string; due: string[] } | undefined> {
+  const candidates = await db
+    .selectFrom('shop_orders')
+    .select(['id', 'created_at'])
+    .where('created_at', '<', before)
+    .where('id', '>', after)
+    .where((eb) =>
+      eb.or([
+        eb('email', 'is not', null),
+        eb('holder', 'is not', null),
+        eb.exists(
+          eb
+            .selectFrom('tickets')
+            .select('tickets.id')
+            .whereRef('tickets.order_id', '=', 'shop_orders.id')
+            .where('tickets.holder', 'is not', null),
+        ),
+      ]),
+    )
+    .orderBy('id')
+    .limit(ORDER_BATCH)
+    .execute();
+  if (candidates.length === 0) return undefined;
+  const ids = candidates.map((o) => o.id);
+  const dated = await db
+    .selectFrom('tickets')
+    .select(['order_id', 'starts_at'])
+    .where('order_id', 'in', ids)
+    .where('starts_at', 'is not', null)
+    .execute();
+  const lastEvent = new Map<string, number>();
+  for (const t of dated) {
+    const startsAt = Date.parse(t.starts_at ?? '');
+    if (Number.isNaN(startsAt)) continue;
+    lastEvent.set(t.order_id, Math.max(lastEvent.get(t.order_id) ?? startsAt, startsAt));
+  }
+  const due = candidates
+    .filter((o) => (lastEvent.get(o.id) ?? Number(o.created_at)) < before)
+    .map((o) => o.id);
+  return { last: ids[ids.length - 1]!, due };
+}
+
+/** A shop order's billing address and name, its tickets' holders and its jobs' errors. */
+async function anonymiseShopOrders(
+  db: StoreDb,
+  ids: readonly string[],
+): Promise<Pick<ErasureCounts, 'orders' | 'tickets'>> {
+  if (ids.length === 0) return { orders: 0, tickets: 0 };
+  const orders = await db
+    .updateTable('shop_orders')
+    .set({ email: null, holder: null })
+    .where('id', 'in', [...ids])
+    .where((eb) => eb.or([eb('email', 'is not', null), eb('holder', 'is not', null)]))
+    .executeTakeFirst();
+  const tickets = await db
+    .updateTable('tickets')
+    .set({ holder: null })
+    .where('order_id', 'in', [...ids])
+    .where('holder', 'is not', null)
+    .executeTakeFirst();
+  await db
+    .updateTable('jobs')
+    .set({ last_error: null })
+    .where('subject', 'in', [...ids])
+    .where('last_error', 'is not', null)
+    .execute();
+  return { orders: changed(orders), tickets: changed(tickets) };
+}
+
+/**
  * The orders' buyer (address, name, the keyed hash of the client's address) and their
  * tickets' holders; a job's last error may quote the address too (a refusing mail server
  * does).
@@ -221,6 +339,12 @@ async function anonymiseOrders(
     .set({ last_error: null })
     .where('subject', 'in', [...ids])
     .where('last_error', 'is not', null)
+    .execute();
+  await db
+    .updateTable('coupon_holds')
+    .set({ holder: null })
+    .where('owner', 'in', [...ids])
+    .where('holder', 'is not', null)
     .execute();
   return { orders: changed(orders), tickets: changed(tickets) };
 }

@@ -44,7 +44,10 @@ export class ShopWebhookController {
     return { received: true, outcome };
   }
 
-  /** For the webhook test page: topic, time and outcome only, no personal data. */
+  /**
+   * For the webhook test page: topic, time and outcome of each delivery and each change the
+   * sweep applied, and the sweep's last run (times and counts); no personal data.
+   */
   @Get('events')
   @UseGuards(InternalPageGuard)
   recent() {

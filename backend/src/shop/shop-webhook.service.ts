@@ -2,22 +2,27 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { apiError } from '../common/api-error.js';
 import { AppConfig } from '../config/config.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { type EventOutcome, OrderService } from '../orders/order.service.js';
+import { CatalogVersion } from '../catalog/catalog-version.js';
 import { SHOP_EVENT_PREFIX, WebhookEventRepository } from '../orders/orders.port.js';
+import { ShopOrderSweep } from './shop-order-sweep.js';
+import { goneOrder, ShopOrders, type ShopOrderOutcome } from './shop-orders.js';
+import type { SweepState } from './shop.port.js';
 import {
   readWooDelivery,
   type WooWebhookHeaders,
   WooSignatureError,
+  wooOrderId,
   wooOrderState,
 } from './woocommerce-webhook.js';
 
-export type ShopOutcome = EventOutcome | 'ping' | 'catalog_changed';
+export type ShopOutcome = ShopOrderOutcome | 'ping' | 'catalog_changed';
 
 /**
- * WooCommerce's webhooks (rules "WooCommerce webhooks", "Cancelled in the shop"): verifies
- * each delivery, answers the ping, and applies what the body says: an order of ours the
- * shop cancelled goes through the order machine; a product or coupon change reaches the
- * catalog cache.
+ * WooCommerce's webhooks (rules "WooCommerce webhooks", "Cancelled in the shop", "Orders
+ * made in the shop"): verifies each delivery, answers the ping, and applies what the body
+ * says: an order through `ShopOrders` (an order of ours the shop cancelled goes through
+ * the order machine, an order made in the shop gets or loses its tickets); a product or
+ * coupon change reaches the catalog cache.
  */
 @Injectable()
 export class ShopWebhookService {
@@ -25,15 +30,21 @@ export class ShopWebhookService {
 
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
-    @Inject(OrderService) private readonly orders: OrderService,
+    @Inject(ShopOrders) private readonly orders: ShopOrders,
+    @Inject(ShopOrderSweep) private readonly sweep: ShopOrderSweep,
     @Inject(CatalogService) private readonly catalog: CatalogService,
     @Inject(WebhookEventRepository) private readonly events: WebhookEventRepository,
+    @Inject(CatalogVersion) private readonly catalogVersion: CatalogVersion,
   ) {}
 
-  /** rules "Test pages": the shop's last deliveries (topic, time, outcome; no bodies). */
-  async recent(
-    limit = 20,
-  ): Promise<{ events: { type: string; receivedAt: string; outcome: string }[] }> {
+  /**
+   * rules "Test pages": the shop's last deliveries and what the sweep applied (topic, time,
+   * outcome; no bodies), and the sweep's last run (rules "Orders made in the shop").
+   */
+  async recent(limit = 20): Promise<{
+    events: { type: string; receivedAt: string; outcome: string }[];
+    sweep: SweepView | null;
+  }> {
     const events = await this.events.recent(limit, 'shop');
     return {
       events: events.map((e) => ({
@@ -41,6 +52,7 @@ export class ShopWebhookService {
         receivedAt: new Date(e.receivedAt).toISOString(),
         outcome: e.outcome,
       })),
+      sweep: sweepView(await this.sweep.state()),
     };
   }
 
@@ -66,14 +78,22 @@ export class ShopWebhookService {
     if (delivery.kind === 'ping') return 'ping';
     const label = `${SHOP_EVENT_PREFIX}${delivery.topic || 'unbekannt'}`;
     if (delivery.resource === 'order') {
-      const state = wooOrderState(delivery.body);
-      return this.orders.receiveFromShop({
-        id: delivery.key,
-        label,
-        reference: state?.reference ?? null,
-        catalogOrderId: state?.id ?? null,
-        cancelled: state?.cancelled ?? false,
-      });
+      let state = wooOrderState(delivery.body);
+      const id = wooOrderId(delivery.body);
+      if (!state && id) {
+        // A body without a state (WooCommerce sends `{"id": N}` for a deleted order): the
+        // shop is asked how the order stands now, never the topic.
+        const current = await this.catalog.findOrder(id);
+        state = current === null ? goneOrder(id) : wooOrderState(current);
+      }
+      if (!state) {
+        if (!(await this.events.record({ id: delivery.key, type: label }, Date.now()))) {
+          return 'duplicate';
+        }
+        await this.events.setOutcome(delivery.key, 'ignored');
+        return 'ignored';
+      }
+      return this.orders.apply({ key: delivery.key, label, quiet: false, state });
     }
     if (delivery.resource === 'product' || delivery.resource === 'coupon') {
       // Kept like the orders' deliveries, so /webhook-test lists them and a redelivery is
@@ -81,11 +101,34 @@ export class ShopWebhookService {
       if (!(await this.events.record({ id: delivery.key, type: label }, Date.now()))) {
         return 'duplicate';
       }
-      this.catalog.invalidate();
+      // Every process, not only this one, serves the change within seconds.
+      await this.catalogVersion.changed();
       await this.events.setOutcome(delivery.key, 'catalog_changed');
       this.logger.log({ msg: 'shop event', type: label, outcome: 'catalog_changed' });
       return 'catalog_changed';
     }
     return 'ignored';
   }
+}
+
+/** The sweep's last run as /webhook-test shows it: times, counts and the masked error only. */
+export interface SweepView {
+  lastRunAt: string | null;
+  /** Orders changed in the shop up to this moment (the shop's clock) have been read. */
+  readUpTo: string | null;
+  read: number;
+  applied: number;
+  error: string | null;
+}
+
+function sweepView(state: SweepState | null): SweepView | null {
+  if (!state) return null;
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    lastRunAt: iso(state.lastRunAt),
+    readUpTo: iso(state.highWater),
+    read: state.lastRead,
+    applied: state.lastApplied,
+    error: state.lastError,
+  };
 }

@@ -85,25 +85,109 @@ function metaText(body: Record<string, unknown>, key: string): string | null {
   return null;
 }
 
-/** An order as a delivery's body shows it: the state when the delivery was sent. */
+/** An order line as the shop renders it: the line item's id keeps its seats apart. */
+export interface WooOrderLine {
+  /** WooCommerce's line item id: stable while the order exists. */
+  id: number;
+  productId: number;
+  variationId: number | null;
+  name: string;
+  quantity: number;
+  /** The line's total per unit after discounts, integer cents. */
+  unitAmount: number;
+}
+
+/** An order as a delivery's body (or the shop's order list) shows it: its state at that moment. */
 export interface WooOrderState {
   id: string;
+  /** WooCommerce's order number (the id unless a plugin numbers orders). */
+  number: string;
   status: string;
   /** The site's own order id, set on every order the site handed off. */
   reference: string | null;
   cancelled: boolean;
+  /** `date_modified_gmt` in epoch ms: which of two reports is the later; null when absent. */
+  modifiedAt: number | null;
+  /** The billing address, when it looks like one. */
+  email: string | null;
+  /** The billing first and last name. */
+  holder: string | null;
+  /** The order's total, integer cents; null when the body has none. */
+  total: number | null;
+  lines: WooOrderLine[];
 }
 
+/** More lines than any order of ours has; a body with more is cut here. */
+const MAX_LINES = 100;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}\.[^\s@]{2,}$/;
+const GMT_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+
 export function wooOrderState(body: unknown): WooOrderState | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
-  const order = body as Record<string, unknown>;
+  if (!isRecord(body)) return null;
+  const order = body;
   const id = typeof order.id === 'number' || typeof order.id === 'string' ? String(order.id) : '';
-  const status = typeof order.status === 'string' ? order.status : '';
+  const status = typeof order.status === 'string' ? order.status.slice(0, 40) : '';
   if (!/^\d{1,20}$/.test(id) || !status) return null;
+  const number = typeof order.number === 'string' && order.number.trim() ? order.number.trim() : id;
+  const modified =
+    typeof order.date_modified_gmt === 'string' && GMT_DATE.test(order.date_modified_gmt)
+      ? Date.parse(`${order.date_modified_gmt}Z`)
+      : NaN;
+  const billing = isRecord(order.billing) ? order.billing : {};
+  const text = (value: unknown, max: number) =>
+    typeof value === 'string' ? value.trim().replace(/\s+/g, ' ').slice(0, max) : '';
+  const email = text(billing.email, 254);
+  const holder = [text(billing.first_name, 60), text(billing.last_name, 60)]
+    .filter(Boolean)
+    .join(' ');
   return {
     id,
+    number: number.slice(0, 40),
     status,
     reference: metaText(order, 'awhh_reference'),
     cancelled: CANCELLED_STATUSES.has(status),
+    modifiedAt: Number.isFinite(modified) ? modified : null,
+    email: EMAIL.test(email) ? email : null,
+    holder: holder || null,
+    total: cents(order.total),
+    lines: (Array.isArray(order.line_items) ? order.line_items : [])
+      .slice(0, MAX_LINES)
+      .map(orderLine)
+      .filter((line): line is WooOrderLine => line !== null),
   };
+}
+
+function orderLine(value: unknown): WooOrderLine | null {
+  if (!isRecord(value)) return null;
+  const id = Number(value.id);
+  const productId = Number(value.product_id);
+  const variationId = Number(value.variation_id);
+  const quantity = Number(value.quantity);
+  if (![id, productId, quantity].every((n) => Number.isSafeInteger(n) && n > 0)) return null;
+  const total = cents(value.total) ?? 0;
+  return {
+    id,
+    productId,
+    variationId: Number.isSafeInteger(variationId) && variationId > 0 ? variationId : null,
+    name: typeof value.name === 'string' ? value.name.slice(0, 200) : '',
+    quantity,
+    unitAmount: Math.round(total / quantity),
+  };
+}
+
+/** WooCommerce's money strings ("49.00") in integer cents; null when not a number. */
+function cents(value: unknown): number | null {
+  const n = typeof value === 'string' || typeof value === 'number' ? Number(value) : NaN;
+  return value !== '' && Number.isFinite(n) ? Math.round(n * 100) : null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The order's id alone: what WooCommerce sends when an order was deleted (`{"id": 34}`). */
+export function wooOrderId(body: unknown): string | null {
+  if (!isRecord(body)) return null;
+  const id = typeof body.id === 'number' || typeof body.id === 'string' ? String(body.id) : '';
+  return /^\d{1,20}$/.test(id) ? id : null;
 }

@@ -77,6 +77,7 @@ describe.each(DATABASES)('personal data erasure (%s)', (kind) => {
       'waitlist_offers',
       'holds',
       'waitlist_entries',
+      'coupon_holds',
     ] as const) {
       await store.db.deleteFrom(table).execute();
     }
@@ -242,6 +243,47 @@ describe.each(DATABASES)('personal data erasure (%s)', (kind) => {
       .where('email', 'is not', null)
       .execute();
     expect(left).toEqual([]);
+  });
+
+  it('rules "Coupons": the buyer\'s key of a coupon use goes 7 days after the use stopped counting, and with its orders when an address is erased', async () => {
+    const use = (owner: string, expiresAt: number, released = 0) => ({
+      owner,
+      code: 'einmalig',
+      holder: `key-of-${owner}`,
+      expires_at: expiresAt,
+      released,
+    });
+    await store.db
+      .insertInto('coupon_holds')
+      .values([
+        use('lapsed-long-ago', daysAgo(8)),
+        use('released-long-ago', daysAgo(8), 1),
+        use('lapsed-lately', daysAgo(6)),
+        // Paid, not yet counted by the shop: it still counts, so its key stays.
+        use('paid-waiting', Number.MAX_SAFE_INTEGER),
+      ])
+      .execute();
+    await sut.eraseExpired(retentionCutoffs(retentionPeriods(90), NOW));
+    const keys = async () =>
+      Object.fromEntries(
+        (await store.db.selectFrom('coupon_holds').select(['owner', 'holder']).execute()).map(
+          (r) => [r.owner, r.holder],
+        ),
+      );
+    expect(await keys()).toEqual({
+      'lapsed-long-ago': null,
+      'released-long-ago': null,
+      'lapsed-lately': 'key-of-lapsed-lately',
+      'paid-waiting': 'key-of-paid-waiting',
+    });
+
+    await seed.order('paid-waiting', 'paid', daysAgo(1), {
+      email: 'gast@example.org',
+      name: 'Gast Muster',
+    });
+    await sut.eraseAddress('gast@example.org');
+    expect((await keys())['paid-waiting']).toBeNull();
+    expect((await keys())['lapsed-lately']).toBe('key-of-lapsed-lately');
   });
 
   it('erases everything kept for one address, in any case, and nothing of anybody else', async () => {

@@ -79,4 +79,60 @@ describe('webhook test page', () => {
     expect(screen.getByText('Coupon "abgelaufen" has expired.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Übergabe wiederholen' })).toBeInTheDocument();
   });
+
+  it('rules "Orders made in the shop": shows the sweep\'s last run, what it read and applied, and its changes among the deliveries', async () => {
+    renderPage({
+      'GET /api/checkout/webhook/events': { body: { mode: 'test', events: [] } },
+      'GET /api/waitlist/counts': { body: { rows: [] } },
+      'GET /api/checkout/handoffs/refused': { body: { orders: [] } },
+      'GET /api/webhooks/woocommerce/events': {
+        body: {
+          events: [
+            { type: 'sweep', receivedAt: '2026-05-01T10:05:00.000Z', outcome: 'tickets_revoked' },
+          ],
+          sweep: {
+            lastRunAt: '2026-05-01T10:05:00.000Z',
+            readUpTo: '2026-05-01T10:04:12.000Z',
+            read: 3,
+            applied: 1,
+            error: null,
+          },
+        },
+      },
+    });
+    expect(
+      await screen.findByRole('heading', { name: 'Abgleich mit dem Shop' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Abgleich')).toBeInTheDocument();
+    expect(screen.getByText('tickets_revoked')).toBeInTheDocument();
+    expect(screen.getByText('3 Bestellungen')).toBeInTheDocument();
+    expect(screen.getByText('1 Änderung')).toBeInTheDocument();
+    // Berlin time, German format.
+    expect(screen.getAllByText('01.05.26, 12:05:00').length).toBeGreaterThan(0);
+    expect(screen.queryByText('Der letzte Abgleich ist fehlgeschlagen')).toBeNull();
+  });
+
+  it('rules "Orders made in the shop": a failed sweep says so with its reason', async () => {
+    renderPage({
+      'GET /api/checkout/webhook/events': { body: { mode: 'test', events: [] } },
+      'GET /api/waitlist/counts': { body: { rows: [] } },
+      'GET /api/checkout/handoffs/refused': { body: { orders: [] } },
+      'GET /api/webhooks/woocommerce/events': {
+        body: {
+          events: [],
+          sweep: {
+            lastRunAt: '2026-05-01T10:05:00.000Z',
+            readUpTo: null,
+            read: 0,
+            applied: 0,
+            error: 'WooCommerce: GET /wp-json/wc/v3/orders failed with 503',
+          },
+        },
+      },
+    });
+    expect(await screen.findByText('Der letzte Abgleich ist fehlgeschlagen')).toBeInTheDocument();
+    expect(
+      screen.getByText('WooCommerce: GET /wp-json/wc/v3/orders failed with 503'),
+    ).toBeInTheDocument();
+  });
 });

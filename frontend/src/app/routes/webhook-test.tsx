@@ -31,6 +31,16 @@ interface WebhookEventRow {
   id?: string;
 }
 
+/** rules "Orders made in the shop": the sweep of the shop's changed orders, its last run. */
+interface SweepRow {
+  lastRunAt: string | null;
+  /** The latest change in the shop read so far (the shop's clock). */
+  readUpTo: string | null;
+  read: number;
+  applied: number;
+  error: string | null;
+}
+
 interface WebhookEventsResponse {
   mode?: 'test' | 'live';
   events: WebhookEventRow[];
@@ -106,21 +116,76 @@ function EventTable({ rows, typeLabel }: { rows: WebhookEventRow[]; typeLabel: s
   );
 }
 
+/** A change the sweep applied is listed among the deliveries, named as what it is. */
+const SWEEP_TYPE = 'sweep';
+
+/**
+ * rules "Orders made in the shop": every 5 minutes the server reads the orders the shop
+ * changed and applies what a lost webhook would have; its last run and what it applied.
+ */
+function SweepSummary({ sweep }: { sweep: SweepRow | null }) {
+  return (
+    <>
+      <h3 style={{ marginTop: 'var(--space-5)' }}>Abgleich mit dem Shop</h3>
+      {sweep === null ? (
+        <p>
+          Ohne WooCommerce gibt es keinen Abgleich: Bestellungen entstehen nur auf dieser Seite.
+        </p>
+      ) : (
+        <>
+          <p>
+            Alle 5 Minuten liest der Server die im Shop geänderten Bestellungen und wendet an, was
+            ein verlorener Webhook gebracht hätte.
+          </p>
+          {sweep.lastRunAt === null ? (
+            <p>Der erste Abgleich steht noch aus.</p>
+          ) : (
+            <dl className={styles.kv}>
+              <dt>Letzter Abgleich</dt>
+              <dd>{formatTime(sweep.lastRunAt)}</dd>
+              <dt>Gelesen</dt>
+              <dd>{sweep.read === 1 ? '1 Bestellung' : `${sweep.read} Bestellungen`}</dd>
+              <dt>Angewendet</dt>
+              <dd>{sweep.applied === 1 ? '1 Änderung' : `${sweep.applied} Änderungen`}</dd>
+              <dt>Stand des Shops</dt>
+              <dd>{sweep.readUpTo === null ? '–' : formatTime(sweep.readUpTo)}</dd>
+            </dl>
+          )}
+          {sweep.error ? (
+            <Alert tone="error" title="Der letzte Abgleich ist fehlgeschlagen">
+              <p>{sweep.error}</p>
+            </Alert>
+          ) : null}
+        </>
+      )}
+    </>
+  );
+}
+
 /**
  * rules "WooCommerce webhooks": the shop's last deliveries (topic, time, outcome), apart
- * from the payment provider's events.
+ * from the payment provider's events, with the changes the sweep applied.
  */
 function ShopDeliveries() {
-  const { data, error, reload } = useInternalList<{ events: WebhookEventRow[] }>(
-    WEBHOOK_API.shopEvents,
-  );
-  const rows = data === null ? null : (data?.events ?? []);
+  const { data, error, reload } = useInternalList<{
+    events: WebhookEventRow[];
+    sweep?: SweepRow | null;
+  }>(WEBHOOK_API.shopEvents);
+  const rows =
+    data === null
+      ? null
+      : (data?.events ?? []).map((row) =>
+          row.type === SWEEP_TYPE ? { ...row, type: 'Abgleich' } : row,
+        );
   const loadError = error ? errorText(error) : null;
 
   return (
     <>
       <h2>WooCommerce</h2>
-      <p>Die letzten Webhook-Lieferungen des Shops – nur Thema, Zeit und Ergebnis.</p>
+      <p>
+        Die letzten Webhook-Lieferungen des Shops und die Änderungen des Abgleichs – nur Thema, Zeit
+        und Ergebnis.
+      </p>
       {loadError ? (
         <ErrorState message={loadError} onRetry={reload} />
       ) : rows === null ? (
@@ -132,6 +197,7 @@ function ShopDeliveries() {
       ) : (
         <EventTable rows={rows} typeLabel="Thema" />
       )}
+      {data !== null && !loadError ? <SweepSummary sweep={data?.sweep ?? null} /> : null}
     </>
   );
 }
