@@ -1,6 +1,7 @@
 // Makes a fresh clone ready: installs npm dependencies when the lockfile changed, and for
 // the test suite the system packages it drives (Chromium, nginx, docker-compose for the
-// static compose check, ffmpeg for the door test's camera video). Runs before `npm start` and `npm test`; a no-op when all is there.
+// static compose check, ffmpeg for the door test's camera video, poppler-utils for reading
+// the ticket PDF). Runs before `npm start` and `npm test`; a no-op when all is there.
 import { execSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -35,6 +36,8 @@ if (forTests) {
     ['docker-compose', '/usr/bin/docker-compose'],
     // The door check-in test turns a ticket's QR code into a fake camera video.
     ['ffmpeg', '/usr/bin/ffmpeg'],
+    // The printed-ticket tests read the PDF's text and render its page (pdftotext, pdftoppm).
+    ['poppler-utils', '/usr/bin/pdftoppm'],
   ].filter(([, path]) => !existsSync(path));
   if (wanted.length > 0) {
     const names = wanted.map(([name]) => name).join(' ');

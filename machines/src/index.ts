@@ -1,6 +1,7 @@
 export * from './schemas/wire.schemas.js';
 export * from './schemas/email.js';
 export * from './waitlist/waitlist.schemas.js';
+export * from './organizer/organizer.schemas.js';
 export * from './pricing/pricing.js';
 export * from './pricing/coupon-rules.js';
 export * from './catalog/variants.js';
@@ -20,5 +21,7 @@ export * from './order/order.machine.js';
 export * from './door/door.types.js';
 export * from './door/door.verdict.js';
 export * from './door/door.machine.js';
+export * from './door/ticket-code.js';
+export * from './door/guest-search.js';
 export * from './render/render.contract.js';
 export * from './privacy/retention.js';

@@ -5,6 +5,7 @@ import {
   type CheckinEvent,
   CheckinRepository,
   type DoorTicket,
+  type OtherEventCode,
   type ScanRecord,
   type TicketAtDoor,
 } from './door.port.js';
@@ -58,16 +59,25 @@ export class KyselyCheckinRepository extends CheckinRepository {
     const rows = await this.db
       .selectFrom('tickets')
       .leftJoin('checkins', 'checkins.ticket_id', 'tickets.id')
+      .leftJoin('orders', 'orders.id', 'tickets.order_id')
+      // rules "Orders made in the shop": their tickets name the shop's order.
+      .leftJoin('shop_orders', 'shop_orders.id', 'tickets.order_id')
       .select([
         'tickets.id',
         'tickets.seat',
         'tickets.seats',
         'tickets.tier',
         'tickets.holder',
+        'tickets.guest_list',
         'tickets.status',
         'tickets.starts_at',
         'checkins.scanned_at',
         'checkins.device',
+        'tickets.code',
+        'orders.catalog_order_id',
+        'orders.email',
+        'shop_orders.number as shop_number',
+        'shop_orders.email as shop_email',
       ])
       .where('tickets.event_id', '=', eventId)
       .orderBy('tickets.order_id')
@@ -80,11 +90,48 @@ export class KyselyCheckinRepository extends CheckinRepository {
       seats: r.seats,
       tier: r.tier,
       holder: r.holder,
+      guestList: Number(r.guest_list) === 1,
       status: r.status as TicketStatus,
       startsAt: r.starts_at,
       checkedInAt: r.scanned_at ?? null,
       checkedInDevice: r.device ?? null,
+      code: r.code,
+      orderNumber: r.catalog_order_id ?? r.shop_number ?? null,
+      email: r.email ?? r.shop_email ?? null,
     }));
+  }
+
+  async ticketsByCode(
+    codes: readonly { eventId: number; code: string }[],
+  ): Promise<Map<string, { id: string; eventId: number; seat: number }>> {
+    const found = new Map<string, { id: string; eventId: number; seat: number }>();
+    const byEvent = new Map<number, Set<string>>();
+    for (const { eventId, code } of codes) {
+      byEvent.set(eventId, (byEvent.get(eventId) ?? new Set()).add(code));
+    }
+    for (const [eventId, wanted] of byEvent) {
+      const rows = await this.db
+        .selectFrom('tickets')
+        .select(['id', 'event_id', 'seat', 'code'])
+        .where('event_id', '=', eventId)
+        .where('code', 'in', [...wanted])
+        .execute();
+      for (const r of rows) {
+        found.set(`${r.event_id}:${r.code}`, { id: r.id, eventId: r.event_id, seat: r.seat });
+      }
+    }
+    return found;
+  }
+
+  async otherEventCodes(eventId: number, since: string): Promise<OtherEventCode[]> {
+    const rows = await this.db
+      .selectFrom('tickets')
+      .select(['event_id', 'code', 'starts_at'])
+      .where('event_id', '!=', eventId)
+      .where('code', 'is not', null)
+      .where((eb) => eb.or([eb('starts_at', 'is', null), eb('starts_at', '>=', since)]))
+      .execute();
+    return rows.map((r) => ({ eventId: r.event_id, code: r.code!, startsAt: r.starts_at }));
   }
 
   async knownScans(scanIds: readonly string[]): Promise<Map<string, string | null>> {

@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isPastEvent } from '@awhh/machines';
+import {
+  guestEmailKey,
+  isPastEvent,
+  normalizeTicketCode,
+  startOfBerlinDay,
+  ticketCodeKey,
+} from '@awhh/machines';
 import { apiError } from '../common/api-error.js';
 import { parseBody } from '../common/validation.js';
 import {
@@ -23,7 +29,10 @@ const EVENT_NOT_FOUND_MESSAGE = 'Dieses Event gibt es nicht.';
 
 interface ParsedScan {
   scanId: string;
-  token: string;
+  /** The QR code's token; null for a typed short code. */
+  token: string | null;
+  /** A typed short code, normalized (null when it cannot be one), with its event. */
+  code: { code: string | null; eventId: number } | null;
   /** Epoch ms, never later than the sync's arrival. */
   scannedAt: number;
   device: string;
@@ -76,7 +85,11 @@ export class CheckinService {
    * Everything the door needs to answer a scan offline, for one event. Holder names only
    * for today's and upcoming events (Berlin's calendar day, as the door's event list sorts
    * them): the door needs them to find a guest tonight, and nobody needs them afterwards.
-   * A past event's list keeps its seats, statuses and check-ins for the count.
+   * A past event's list keeps its seats, statuses and check-ins for the count. Each ticket
+   * carries its short code; for the guest-list search also its order number and a key of
+   * the buyer's address (`guestEmailKey`, never the address), for the same events as the
+   * names; `elsewhere` the keys of other current events' codes (`ticketCodeKey`), so a code
+   * typed at the wrong door is "Anderes Event" without this list holding those codes.
    */
   async tickets(eventIdParam: string, now = new Date()): Promise<DoorTicketList> {
     if (!/^\d{1,10}$/.test(eventIdParam)) throw apiError(404, EVENT_NOT_FOUND_MESSAGE);
@@ -92,6 +105,8 @@ export class CheckinService {
         seats: t.seats,
         tier: t.tier,
         holder: names ? t.holder : null,
+        // rules "Orders made in the shop": the door sees who is on the guest list.
+        ...(t.guestList ? { guestList: true } : {}),
         status: t.status,
         ...(t.checkedInAt !== null
           ? {
@@ -99,8 +114,35 @@ export class CheckinService {
               checkedInDevice: t.checkedInDevice ?? '',
             }
           : {}),
+        ...(t.code ? { code: t.code } : {}),
+        ...(names && t.orderNumber ? { orderNumber: t.orderNumber } : {}),
+        ...(names && t.email ? { emailKey: guestEmailKey(eventId, t.email) } : {}),
       })),
+      elsewhere: await this.elsewhere(eventId, now),
     };
+  }
+
+  /** Other events' codes as keys, per event, for events not past (undated ones included). */
+  private async elsewhere(
+    eventId: number,
+    now: Date,
+  ): Promise<{ eventId: number; codeKeys: string[] }[]> {
+    // A day before today's start in Berlin: the store compares ISO strings, a coarse cut
+    // that the calendar check below makes exact.
+    const since = new Date(startOfBerlinDay(now).getTime() - 86_400_000).toISOString();
+    const byEvent = new Map<number, { startsAt: string | null; code: string }[]>();
+    for (const row of await this.checkins.otherEventCodes(eventId, since)) {
+      const codes = byEvent.get(row.eventId) ?? [];
+      codes.push(row);
+      byEvent.set(row.eventId, codes);
+    }
+    return [...byEvent]
+      .filter(([, codes]) => !isPastEventOf(codes, now))
+      .sort(([a], [b]) => a - b)
+      .map(([id, codes]) => ({
+        eventId: id,
+        codeKeys: codes.map((c) => ticketCodeKey(c.code)).sort(),
+      }));
   }
 
   /**
@@ -194,14 +236,29 @@ export class CheckinService {
     return { results };
   }
 
-  /** Verifies every distinct token once, before the transaction (CPU work holds no lock). */
+  /**
+   * Verifies every distinct token once, before the transaction (CPU work holds no lock). A
+   * typed code names the ticket its event has under it: its claims are that ticket's, as
+   * if its token had been scanned (the door session vouches for the device, as for a scan).
+   */
   private async verify(scans: readonly ParsedScan[]): Promise<CheckedScan[]> {
     const claimsOf = new Map<string, Promise<TicketClaims | null>>();
     for (const s of scans) {
-      if (!claimsOf.has(s.token)) claimsOf.set(s.token, this.signer.verify(s.token));
+      if (s.token !== null && !claimsOf.has(s.token)) {
+        claimsOf.set(s.token, this.signer.verify(s.token));
+      }
     }
+    const codes = scans.flatMap((s) =>
+      s.code?.code ? [{ eventId: s.code.eventId, code: s.code.code }] : [],
+    );
+    const byCode = codes.length > 0 ? await this.checkins.ticketsByCode(codes) : new Map();
     return Promise.all(
       scans.map(async (s) => {
+        if (s.token === null) {
+          const found = s.code?.code ? byCode.get(`${s.code.eventId}:${s.code.code}`) : undefined;
+          const claims = found ? { t: found.id, e: found.eventId, s: found.seat } : null;
+          return { ...s, claims, ticketId: claims?.t ?? null };
+        }
         const claims = await claimsOf.get(s.token)!;
         return { ...s, claims, ticketId: claims?.t ?? null };
       }),
@@ -213,7 +270,7 @@ export class CheckinService {
  * Past when every ticket's start (the catalog's date when it was issued; a date moved later
  * counts from its latest) lies before today in Berlin. Undated events are never past.
  */
-function isPastEventOf(tickets: readonly DoorTicket[], now: Date): boolean {
+function isPastEventOf(tickets: readonly Pick<DoorTicket, 'startsAt'>[], now: Date): boolean {
   let latest = Number.NaN;
   for (const t of tickets) {
     const start = t.startsAt ? Date.parse(t.startsAt) : Number.NaN;
@@ -244,7 +301,11 @@ function parseScan(scan: ScanInput, now: number): ParsedScan {
   const at = typeof scan.scannedAt === 'number' ? scan.scannedAt : Date.parse(scan.scannedAt);
   return {
     scanId: scan.scanId,
-    token: scan.token,
+    token: scan.token ?? null,
+    code:
+      scan.token === undefined && scan.code !== undefined && scan.eventId !== undefined
+        ? { code: normalizeTicketCode(scan.code), eventId: scan.eventId }
+        : null,
     scannedAt: Math.min(at, now),
     device: scan.device,
   };

@@ -38,6 +38,8 @@ export const SCAN_SYNC_BODY_LIMIT_BYTES = 512 * 1024;
     DoorCodeGuard,
     CheckinService,
   ],
+  // The organizer's dashboard counts the check-ins (rules "The organizer").
+  exports: [CheckinRepository],
 })
 export class DoorModule implements NestModule {
   constructor(

@@ -25,12 +25,28 @@ export interface DoorTicket {
   seats: number;
   tier: string | null;
   holder: string | null;
+  /** A guest-list seat (rules "Orders made in the shop"). */
+  guestList: boolean;
   status: TicketStatus;
   /** The event's start as the ticket was issued for it (ISO 8601), or null. */
   startsAt: string | null;
   /** The first check-in's scan time (epoch ms) and device; null until checked in. */
   checkedInAt: number | null;
   checkedInDevice: string | null;
+  /** The short ticket code as stored (`K7QM3XPA`). */
+  code: string | null;
+  /** The order's number as the buyer was given it (the shop's), for the guest-list search. */
+  orderNumber: string | null;
+  /** The buyer's address: the service sends only its key (`guestEmailKey`), never the address. */
+  email: string | null;
+}
+
+/** Another event's ticket code, for the door's "Anderes Event" on a typed code. */
+export interface OtherEventCode {
+  eventId: number;
+  code: string;
+  /** The event's start as the ticket was issued for it (ISO 8601), or null. */
+  startsAt: string | null;
 }
 
 /** What a scan is checked against: the ticket's event, seat and status. */
@@ -75,6 +91,15 @@ export abstract class CheckinRepository {
   abstract eventTickets(eventId: number): Promise<DoorTicket[]>;
   /** Runs `work` in one write transaction with this repository bound to it. */
   abstract transaction<T>(work: (checkins: CheckinRepository) => Promise<T>): Promise<T>;
+  /**
+   * The tickets named by short codes (stored form), keyed `${eventId}:${code}`: a code is
+   * unique within its event only.
+   */
+  abstract ticketsByCode(
+    codes: readonly { eventId: number; code: string }[],
+  ): Promise<Map<string, { id: string; eventId: number; seat: number }>>;
+  /** Codes of other events' tickets whose start is at or after `since` (ISO 8601), or undated. */
+  abstract otherEventCodes(eventId: number, since: string): Promise<OtherEventCode[]>;
   /** Ticket id (null for an invalid token) of each scan id synced before. */
   abstract knownScans(scanIds: readonly string[]): Promise<Map<string, string | null>>;
   abstract ticketsAtDoor(ticketIds: readonly string[]): Promise<Map<string, TicketAtDoor>>;

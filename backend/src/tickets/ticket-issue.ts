@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { isEventProduct, resolveEventDate, variantLabel, venueOf } from '@awhh/machines';
+import {
+  isEventProduct,
+  resolveEventDate,
+  TICKET_CODE_BYTES,
+  ticketCodeFromBytes,
+  variantLabel,
+  venueOf,
+} from '@awhh/machines';
 import type { CatalogProduct } from '../catalog/catalog.port.js';
 import { findStockUnit } from '../holds/stock-unit.js';
 import type { NewTicket } from './tickets.port.js';
@@ -13,12 +20,28 @@ export function newTicketId(): string {
   return `t${randomBytes(9).toString('base64url')}`;
 }
 
+/**
+ * A short ticket code (rules "Tickets and the door"): 40 bits from the system's random
+ * source, nothing derived from the ticket or the signing key. Unique per event is the
+ * store's to enforce (`KyselyTicketRepository.issue` draws again on a collision).
+ */
+export function newTicketCode(): string {
+  return ticketCodeFromBytes(randomBytes(TICKET_CODE_BYTES));
+}
+
 export interface TicketIssue {
   orderId: string;
   holder: string | null;
-  /** In `position` order, as the order repository returns them. */
-  lines: readonly OrderLine[];
+  /**
+   * In `position` order, as the order repository returns them; a line may name its
+   * position itself (an order made in the shop: WooCommerce's line item id).
+   */
+  lines: readonly (Pick<OrderLine, 'productId' | 'variationId' | 'quantity'> & {
+    position?: number;
+  })[];
   products: readonly CatalogProduct[];
+  /** Guest-list seats (rules "Orders made in the shop": an order of 0 € made in the shop). */
+  guestList?: boolean;
   newId?: () => string;
 }
 
@@ -33,7 +56,8 @@ export function ticketsFor(issue: TicketIssue): { tickets: NewTicket[]; unknown:
   const newId = issue.newId ?? newTicketId;
   const tickets: NewTicket[] = [];
   const unknown: number[] = [];
-  issue.lines.forEach((line, position) => {
+  issue.lines.forEach((line, index) => {
+    const position = line.position ?? index;
     // A tier the catalog no longer lists still gets its seats, without a tier name.
     const found =
       findStockUnit(issue.products, line.productId, line.variationId) ??
@@ -63,6 +87,7 @@ export function ticketsFor(issue: TicketIssue): { tickets: NewTicket[]; unknown:
         venue: venueOf(product),
         tier,
         holder: issue.holder,
+        guestList: issue.guestList ?? false,
       });
     }
   });

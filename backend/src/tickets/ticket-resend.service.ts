@@ -4,6 +4,7 @@ import { parseBody } from '../common/validation.js';
 import { ORDER_JOBS, orderJob } from '../orders/order-jobs.js';
 import { JobSignal } from '../jobs/job-signal.js';
 import { JobRepository } from '../jobs/jobs.port.js';
+import { TicketOrders } from './ticket-orders.js';
 import { TicketRepository } from './tickets.port.js';
 
 /**
@@ -17,11 +18,16 @@ export class TicketResendService {
     @Inject(TicketRepository) private readonly tickets: TicketRepository,
     @Inject(JobRepository) private readonly jobs: JobRepository,
     @Inject(JobSignal) private readonly signal: JobSignal,
+    @Inject(TicketOrders) private readonly orders: TicketOrders,
   ) {}
 
   async resend(body: unknown): Promise<Record<string, never>> {
     const { email } = parseBody(ticketResendRequestSchema, body);
-    const [newest] = await this.tickets.validForEmail(email);
+    // rules "Orders made in the shop": tickets of an order made in the shop count too.
+    const [newest] = [
+      ...(await this.tickets.validForEmail(email)),
+      ...(await this.tickets.validForOrders(await this.orders.elsewhereOf(email))),
+    ];
     if (newest) {
       // Keyed by the newest order of the address: a second request while one is pending adds nothing.
       await this.jobs.enqueueAgain(orderJob(ORDER_JOBS.ticketResend, newest.orderId), Date.now());

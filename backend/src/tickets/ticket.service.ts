@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Ticket, TicketLink } from '@awhh/machines';
 import { apiError } from '../common/api-error.js';
-import { OrderRepository } from '../orders/orders.port.js';
 import { type StoredTicket, TicketRepository } from './tickets.port.js';
+import { TicketOrders } from './ticket-orders.js';
 import { type PdfTicket, renderTicketsPdf } from './ticket-pdf.js';
 import { TicketSigner } from './ticket-signer.js';
 
@@ -15,7 +15,7 @@ export const TICKET_NOT_FOUND_MESSAGE =
 export class TicketService {
   constructor(
     @Inject(TicketRepository) private readonly tickets: TicketRepository,
-    @Inject(OrderRepository) private readonly orders: OrderRepository,
+    @Inject(TicketOrders) private readonly orders: TicketOrders,
     @Inject(TicketSigner) private readonly signer: TicketSigner,
   ) {}
 
@@ -26,8 +26,7 @@ export class TicketService {
     if (!claims || !stored || stored.eventId !== claims.e || stored.seat !== claims.s) {
       throw apiError(404, TICKET_NOT_FOUND_MESSAGE);
     }
-    const order = await this.orders.find({ id: stored.orderId });
-    const orderNumber = order?.context.catalogOrderId ?? null;
+    const orderNumber = (await this.orders.find(stored.orderId))?.orderNumber ?? null;
     return { ticket: { ...view(stored), token, orderNumber }, orderNumber };
   }
 
@@ -83,6 +82,9 @@ function view(t: StoredTicket): Omit<Ticket, 'token' | 'orderNumber'> {
     seat: t.seat,
     seats: t.seats,
     holder: t.holder,
+    guestList: t.guestList,
+    // rules "Tickets and the door": a revoked ticket shows no code, the short one neither.
+    code: t.status === 'valid' ? t.code : null,
   };
 }
 

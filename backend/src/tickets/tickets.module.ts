@@ -7,6 +7,7 @@ import { storeRepository, StoreModule } from '../store/store.module.js';
 import { TicketMailService } from './mail/ticket-mail.service.js';
 import { TicketEffects } from './ticket-effects.js';
 import { TicketMailJobs } from './ticket-mail.jobs.js';
+import { TicketOrders } from './ticket-orders.js';
 import { KyselyTicketRepository } from './ticket.repository.js';
 import { TicketResendService } from './ticket-resend.service.js';
 import { TicketSigner } from './ticket-signer.js';
@@ -31,7 +32,8 @@ import { TicketRepository } from './tickets.port.js';
     TicketMailJobs,
     TicketResendService,
     TicketEffects,
+    TicketOrders,
   ],
-  exports: [TicketSigner],
+  exports: [TicketSigner, TicketRepository, TicketOrders],
 })
 export class TicketsModule {}

@@ -1,4 +1,5 @@
 import type { TicketStatus } from '@awhh/machines';
+import type { RefundableTicket } from './refunded-tickets.js';
 
 /**
  * The tickets' store port (rules "Tickets and the door"); the Kysely adapter is
@@ -22,27 +23,88 @@ export interface NewTicket {
   venue: string | null;
   tier: string | null;
   holder: string | null;
+  /** A guest-list seat: an order of 0 € made in the shop (rules "Orders made in the shop"). */
+  guestList?: boolean;
 }
 
 export interface StoredTicket extends NewTicket {
+  guestList: boolean;
   status: TicketStatus;
   issuedAt: number;
   revokedAt: number | null;
+  /**
+   * The short ticket code (`K7QM3XPA`, printed `K7QM-3XPA`): random, unique within its
+   * event, made by `issue` (rules "Tickets and the door"). Null only where a store made none.
+   */
+  code: string | null;
+}
+
+/**
+ * rules "The organizer": the tickets of one order line, with what their order paid (the
+ * dashboard's sales and revenue).
+ */
+export interface TicketSale {
+  eventId: number;
+  variationId: number | null;
+  /** The event and tier as the tickets were issued for them. */
+  eventName: string;
+  /** ISO 8601, or null. */
+  startsAt: string | null;
+  venue: string | null;
+  tier: string | null;
+  orderId: string;
+  /** Seats of the line that were issued, and those of them still valid. */
+  seats: number;
+  validSeats: number;
+  /** Epoch ms: when they were issued, at the payment. */
+  issuedAt: number;
+  /** The line's unit price and the order's figures, integer cents. */
+  unitAmount: number;
+  orderSubtotal: number;
+  orderTotal: number;
+  orderRefunded: number;
+  /**
+   * The shop's stock counts the places: the order was handed to the shop, or made there
+   * (no order of the site; its money is the shop's, so the figures above are 0).
+   */
+  inShop: boolean;
 }
 
 export abstract class TicketRepository {
-  /** Inserts the seats; a seat already issued (same order line and seat) is left as it is. */
+  /**
+   * Inserts the seats, each with a fresh short code (a code its event has already is drawn
+   * again); a seat already issued (same order line and seat) is left as it is.
+   */
   abstract issue(tickets: readonly NewTicket[], now: number): Promise<void>;
   abstract find(id: string): Promise<StoredTicket | undefined>;
   /** In the order's line and seat order. */
   abstract forOrder(orderId: string): Promise<StoredTicket[]>;
   /** Valid tickets of orders bought with this e-mail address (any case), newest order first. */
   abstract validForEmail(email: string): Promise<StoredTicket[]>;
+  /** Valid tickets of these orders, in the given order's sequence, then line and seat. */
+  abstract validForOrders(orderIds: readonly string[]): Promise<StoredTicket[]>;
   /** The order's valid tickets become revoked; returns how many changed. */
   abstract revokeForOrder(orderId: string, now: number): Promise<number>;
   /**
    * The order's revoked tickets admit again (a dispute decided for the shop); returns how
-   * many changed. Only a disputed order's tickets are revoked while the order may be paid.
+   * many changed. Only a disputed order's tickets are revoked while the order may be paid;
+   * those whose price a refund gave back stay revoked.
    */
   abstract restoreForOrder(orderId: string): Promise<number>;
+  /**
+   * rules "The organizer": the tickets per order line of every order with a ticket of these
+   * events (null: of any event), with their order's figures; lines of other events in such
+   * an order come too, as what the order paid is spread over all of them.
+   */
+  abstract eventSales(eventIds: readonly number[] | null): Promise<TicketSale[]>;
+  /**
+   * rules "Refunds": the order's tickets as a partial refund weighs them: whether one was
+   * checked in, and whether a refund gave its price back before.
+   */
+  abstract refundable(orderId: string): Promise<RefundableTicket[]>;
+  /**
+   * rules "Refunds": a refund gave these tickets' price back: they are revoked for good (a
+   * dispute won restores none of them).
+   */
+  abstract markRefunded(ticketIds: readonly string[], now: number): Promise<void>;
 }

@@ -18,6 +18,8 @@ class FakeCheckins extends CheckinRepository {
   eventTickets = notUsed;
   transaction = notUsed;
   knownScans = notUsed;
+  ticketsByCode = notUsed;
+  otherEventCodes = notUsed;
   ticketsAtDoor = notUsed;
   keepEarliest = notUsed;
   firstCheckIns = notUsed;
@@ -106,6 +108,9 @@ describe('door sessions', () => {
     async putIfAbsent(key: string, value: string) {
       if (!this.values.has(key)) this.values.set(key, value);
       return this.values.get(key)!;
+    }
+    async put(key: string, value: string) {
+      this.values.set(key, value);
     }
   }
   const codeOf = (value: string) =>

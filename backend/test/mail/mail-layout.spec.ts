@@ -36,6 +36,7 @@ const mails = {
         startsAt: '2026-11-27T18:30:00.000Z',
         venue: 'Strandkai',
         url: `${PUBLIC_URL}/tickets/abc?x=1&y=2`,
+        code: 'K7QM3XPA',
       },
     ],
     publicUrl: PUBLIC_URL,
@@ -86,6 +87,11 @@ describe('the one mail layout', () => {
     }
     expect(mails.ticket.html).toContain('>AFTER WORK HAMBURG</div>');
     expect(mails.ticket.html).not.toContain('abmelden');
+  });
+
+  it('the ticket mail gives each ticket its short code, in the text and the HTML (rules "Tickets and the door")', () => {
+    expect(mails.ticket.text).toContain('\n  Ticket-Code: K7QM-3XPA\n');
+    expect(mails.ticket.html).toMatch(/Ticket-Code <span [^>]*>K7QM-3XPA<\/span>/);
   });
 
   it('the button escapes its link and label', () => {

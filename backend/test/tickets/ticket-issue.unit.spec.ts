@@ -50,6 +50,8 @@ const line = (
   image: null,
   quantity,
   unitAmount: 1000,
+  discount: 0,
+  refundedQuantity: 0,
 });
 
 describe('ticketsFor', () => {

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
+  formatTicketCode,
   ticketSchema,
   mailMessageSchema,
   mailSummarySchema,
@@ -366,6 +367,12 @@ describe.each(DATABASES)('tickets (%s)', (kind) => {
     for (const t of tickets) {
       expect(mail.text).toContain(`${PUBLIC_URL}/tickets/${t.token}`);
       expect(mail.html).toContain(`${PUBLIC_URL}/tickets/${t.token}`);
+      // rules "Tickets and the door": each ticket's short code, for when the QR code will not scan.
+      const { code } = (
+        await inject(target, { method: 'GET', url: `/api/tickets/${t.token}` })
+      ).json();
+      expect(mail.text).toContain(`Ticket-Code: ${formatTicketCode(code)}`);
+      expect(mail.html).toContain(`>${formatTicketCode(code)}</span>`);
     }
     // The embedded mailbox is closed while real mail runs.
     expect((await summary(target, sessionId)).mailboxUrl).toBeNull();

@@ -32,9 +32,23 @@ export interface DoorTicket {
   seats: number;
   tier: string | null;
   holder: string | null;
+  /** A guest-list seat (rules "Orders made in the shop"); absent when not. */
+  guestList?: boolean;
   status: 'valid' | 'revoked';
   checkedInAt?: string | null;
   checkedInDevice?: string | null;
+  /** The short ticket code as stored (`K7QM3XPA`, ticket-code.ts); absent in older lists. */
+  code?: string;
+  /** The order number the buyer was given, for the guest-list search (today's and upcoming events). */
+  orderNumber?: string;
+  /** `guestEmailKey` of the buyer's address, never the address (today's and upcoming events). */
+  emailKey?: string;
+}
+
+/** Other events' codes, as keys (`ticketCodeKey`): a typed code of theirs is "Anderes Event". */
+export interface DoorElsewhere {
+  eventId: number;
+  codeKeys: string[];
 }
 
 /** `GET /api/checkin/events/:eventId/tickets`. */
@@ -42,6 +56,8 @@ export interface DoorTicketList {
   eventId: number;
   generatedAt: string;
   tickets: DoorTicket[];
+  /** Today's and upcoming other events; absent in older lists. */
+  elsewhere?: DoorElsewhere[];
 }
 
 /** The claims a ticket token carries (backend/src/tickets/ticket-signer.ts). */
@@ -61,10 +77,16 @@ export interface DoorCheckin {
   device: string | null;
 }
 
-/** One scan in the outbox of `POST /api/checkin/scans` (idempotent by scanId). */
+/**
+ * One scan in the outbox of `POST /api/checkin/scans` (idempotent by scanId): the QR
+ * code's token, or a typed short code with the event it was typed for (codes are unique
+ * per event).
+ */
 export interface DoorScan {
   scanId: string;
-  token: string;
+  token?: string;
+  code?: string;
+  eventId?: number;
   scannedAt: string;
   device: string;
 }
@@ -83,7 +105,7 @@ export type DoorVerdict =
   | { kind: 'already'; ticket: DoorTicket; at: string; device: string | null }
   | { kind: 'revoked'; ticket: DoorTicket }
   | { kind: 'invalid'; reason: 'unreadable' | 'signature' | 'unknown' }
-  | { kind: 'otherEvent'; eventId: number };
+  | { kind: 'otherEvent'; eventId: number; event?: { name: string; startsAt: string | null } };
 
 /** A failed request as the door machine needs to know it (status 0: no network). */
 export interface DoorFailure {

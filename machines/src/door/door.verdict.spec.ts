@@ -1,5 +1,6 @@
 import {
   countText,
+  decideCodeVerdict,
   decideVerdict,
   doorCounts,
   isRepeatScan,
@@ -132,6 +133,106 @@ describe('decideVerdict', () => {
   });
 });
 
+describe('decideCodeVerdict (a typed short code, rules "Tickets and the door")', () => {
+  const byCode = (...tickets: DoorTicket[]) => new Map(tickets.map((t) => [t.code!, t]));
+  const events: DoorEventSummary[] = [
+    {
+      id: 42,
+      name: 'Afterwork im Hafen',
+      startsAt: '2026-06-05T17:00:00Z',
+      venue: null,
+      tickets: 2,
+    },
+    { id: 7, name: 'Sommerfest', startsAt: '2026-07-10T16:00:00Z', venue: null, tickets: 9 },
+  ];
+
+  it('answers by the same rules as a scan: valid, then already, revoked', () => {
+    const fresh = ticket('tkt_1', { code: 'K7QM3XPA' });
+    expect(
+      decideCodeVerdict({
+        code: 'K7QM3XPA',
+        byCode: byCode(fresh),
+        checkins: none,
+        otherEventId: null,
+      }),
+    ).toEqual({ kind: 'valid', ticket: fresh });
+    const here = new Map([
+      ['tkt_1', { ticketId: 'tkt_1', at: '2026-06-05T17:02:00Z', device: 'Tür 2' }],
+    ]);
+    expect(
+      decideCodeVerdict({
+        code: 'K7QM3XPA',
+        byCode: byCode(fresh),
+        checkins: here,
+        otherEventId: null,
+      }),
+    ).toMatchObject({ kind: 'already', at: '2026-06-05T17:02:00Z', device: 'Tür 2' });
+    const revoked = ticket('tkt_2', { code: 'AAAA1111', status: 'revoked' });
+    expect(
+      verdictText(
+        decideCodeVerdict({
+          code: 'AAAA1111',
+          byCode: byCode(revoked),
+          checkins: none,
+          otherEventId: null,
+        }),
+      ).title,
+    ).toBe('Storniert');
+  });
+
+  it('another event\'s code names that event; a code nobody has is "Ungültig"', () => {
+    const other = decideCodeVerdict({
+      code: 'ZZZZ9999',
+      byCode: byCode(ticket('tkt_1', { code: 'K7QM3XPA' })),
+      checkins: none,
+      otherEventId: 7,
+      events,
+    });
+    expect(other).toEqual({
+      kind: 'otherEvent',
+      eventId: 7,
+      event: { name: 'Sommerfest', startsAt: '2026-07-10T16:00:00Z' },
+    });
+    expect(verdictText(other)).toEqual({
+      tone: 'danger',
+      title: 'Anderes Event',
+      detail: 'Dieses Ticket gilt für „Sommerfest“ am Freitag, 10. Juli 2026.',
+    });
+    const unknown = decideCodeVerdict({
+      code: 'ZZZZ9999',
+      byCode: new Map(),
+      checkins: none,
+      otherEventId: null,
+    });
+    expect(unknown).toEqual({ kind: 'invalid', reason: 'unknown' });
+    expect(verdictText(unknown).detail).toBe('Nicht in der Ticketliste dieses Events.');
+  });
+
+  it("this event's list is asked first: a code is unique within its event only", () => {
+    const mine = ticket('tkt_1', { code: 'K7QM3XPA' });
+    expect(
+      decideCodeVerdict({ code: 'K7QM3XPA', byCode: byCode(mine), checkins: none, otherEventId: 7 })
+        .kind,
+    ).toBe('valid');
+  });
+
+  it('a scanned ticket of another event names it too, or says so plainly when the device does not know it', () => {
+    const claims = { t: 'tkt_9', e: 7, s: 1 };
+    const named = decideVerdict({ claims, eventId: 42, tickets: list(), checkins: none, events });
+    expect(verdictText(named).detail).toBe(
+      'Dieses Ticket gilt für „Sommerfest“ am Freitag, 10. Juli 2026.',
+    );
+    const plain = decideVerdict({
+      claims: { ...claims, e: 8 },
+      eventId: 42,
+      tickets: list(),
+      checkins: none,
+      events,
+    });
+    expect(verdictText(plain).detail).toBe('Dieses Ticket gilt für ein anderes Event.');
+  });
+});
+
 describe('counter', () => {
   it('counts check-ins from the list and this device, without revoked tickets', () => {
     const tickets = [
@@ -204,5 +305,26 @@ describe('syncNotice', () => {
     expect(syncNotice({ scanId: 's', status: 'revoked' }, undefined)?.text).toBe(
       'Ein Ticket ist storniert (laut Server).',
     );
+  });
+});
+
+describe('a guest-list seat at the door (rules "Orders made in the shop")', () => {
+  const claims = { t: 'tkt_9', e: 42, s: 1 };
+
+  it('says "Gästeliste" beside the holder; a bought seat does not', () => {
+    const guest = ticket('tkt_9', { holder: 'Gustav Gast', guestList: true, seats: 1 });
+    const v = decideVerdict({ claims, eventId: 42, tickets: list(guest), checkins: none });
+    expect(verdictText(v)).toMatchObject({
+      tone: 'valid',
+      title: 'Gültig',
+      detail: 'VIP · Gustav Gast · Gästeliste',
+    });
+    const bought = decideVerdict({
+      claims,
+      eventId: 42,
+      tickets: list(ticket('tkt_9', { seats: 1 })),
+      checkins: none,
+    });
+    expect(verdictText(bought).detail).toBe('VIP · Karla Kundin');
   });
 });

@@ -1,5 +1,5 @@
 import { startOfBerlinDay } from '../events/berlin-time.js';
-import { formatClock } from '../format/dates.js';
+import { formatClock, formatLongDate } from '../format/dates.js';
 import type {
   DoorCheckin,
   DoorEventSummary,
@@ -51,6 +51,8 @@ export interface VerdictInput {
   eventId: number;
   tickets: ReadonlyMap<string, DoorTicket>;
   checkins: ReadonlyMap<string, DoorCheckin>;
+  /** The door's events, to name the event another event's ticket is for. */
+  events?: readonly DoorEventSummary[];
 }
 
 /** The first check-in of a ticket: the server's list or this device, whichever was earlier. */
@@ -68,17 +70,67 @@ export function firstCheckin(
     : server;
 }
 
-export function decideVerdict({ claims, eventId, tickets, checkins }: VerdictInput): DoorVerdict {
+export function decideVerdict({
+  claims,
+  eventId,
+  tickets,
+  checkins,
+  events,
+}: VerdictInput): DoorVerdict {
   if (!claims) return { kind: 'invalid', reason: 'signature' };
-  if (claims.e !== eventId) return { kind: 'otherEvent', eventId: claims.e };
+  if (claims.e !== eventId) return otherEvent(claims.e, events);
   const ticket = tickets.get(claims.t);
   // Signed by the site but not in this event's list: a list from before the purchase, or
   // a ticket that was never issued. The door lets nobody in on a guess.
   if (!ticket) return { kind: 'invalid', reason: 'unknown' };
+  return ticketVerdict(ticket, checkins);
+}
+
+/** The verdict on a ticket of this event's list, however it was named (QR code, short code, search). */
+export function ticketVerdict(
+  ticket: DoorTicket,
+  checkins: ReadonlyMap<string, DoorCheckin>,
+): DoorVerdict {
   if (ticket.status === 'revoked') return { kind: 'revoked', ticket };
   const first = firstCheckin(ticket, checkins.get(ticket.id));
   if (first) return { kind: 'already', ticket, at: first.at, device: first.device };
   return { kind: 'valid', ticket };
+}
+
+export interface CodeVerdictInput {
+  /** The typed code, normalized (`normalizeTicketCode`). */
+  code: string;
+  /** This event's tickets by their code. */
+  byCode: ReadonlyMap<string, DoorTicket>;
+  checkins: ReadonlyMap<string, DoorCheckin>;
+  /** The other event whose list has this code (`elsewhere`), or null. */
+  otherEventId: number | null;
+  events?: readonly DoorEventSummary[];
+}
+
+/**
+ * A typed short code, by the same rules as a scan: this event's ticket gets its verdict,
+ * another event's code says which event, and a code nobody issued is "Ungültig". A code is
+ * unique within its event only: this event's list is asked first.
+ */
+export function decideCodeVerdict({
+  code,
+  byCode,
+  checkins,
+  otherEventId,
+  events,
+}: CodeVerdictInput): DoorVerdict {
+  const ticket = byCode.get(code);
+  if (ticket) return ticketVerdict(ticket, checkins);
+  if (otherEventId !== null) return otherEvent(otherEventId, events);
+  return { kind: 'invalid', reason: 'unknown' };
+}
+
+function otherEvent(eventId: number, events: readonly DoorEventSummary[] = []): DoorVerdict {
+  const known = events.find((e) => e.id === eventId);
+  return known
+    ? { kind: 'otherEvent', eventId, event: { name: known.name, startsAt: known.startsAt } }
+    : { kind: 'otherEvent', eventId };
 }
 
 /** "19:02" in Hamburg's time, whatever the device's zone. */
@@ -97,6 +149,7 @@ export function ticketLabel(ticket: DoorTicket): string {
   return [
     ticket.tier,
     ticket.holder,
+    ticket.guestList ? 'Gästeliste' : null,
     ticket.seats > 1 ? `Ticket ${ticket.seat} von ${ticket.seats}` : null,
   ]
     .filter(Boolean)
@@ -131,8 +184,17 @@ export function verdictText(verdict: DoorVerdict): {
           ticketLabel(verdict.ticket),
         ].join(' '),
       };
-    case 'otherEvent':
-      return { tone: 'danger', title: 'Anderes Event', detail: 'Dieses Ticket gilt nicht heute.' };
+    case 'otherEvent': {
+      const other = verdict.event;
+      const date = other ? formatLongDate(other.startsAt) : null;
+      return {
+        tone: 'danger',
+        title: 'Anderes Event',
+        detail: other
+          ? `Dieses Ticket gilt für „${other.name}“${date ? ` am ${date}` : ''}.`
+          : 'Dieses Ticket gilt für ein anderes Event.',
+      };
+    }
     case 'invalid':
       return {
         tone: 'danger',

@@ -3,7 +3,8 @@ import { CalendarService } from '../../calendar/calendar.service.js';
 import { absoluteUrl } from '../../site/html-head.js';
 import { AppConfig } from '../../config/config.js';
 import { type MailAttachment } from '../../mail/mail.port.js';
-import { type Order, OrderRepository } from '../../orders/orders.port.js';
+import { OrderRepository } from '../../orders/orders.port.js';
+import { TicketOrders } from '../ticket-orders.js';
 import { TicketRepository } from '../tickets.port.js';
 import { type PdfTicket, renderTicketsPdf } from '../ticket-pdf.js';
 import { ticketFilename, TicketService } from '../ticket.service.js';
@@ -28,6 +29,7 @@ export class TicketMailService {
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
     @Inject(OrderRepository) private readonly orders: OrderRepository,
+    @Inject(TicketOrders) private readonly ticketOrders: TicketOrders,
     @Inject(TicketRepository) private readonly ticketStore: TicketRepository,
     @Inject(TicketService) private readonly tickets: TicketService,
     @Inject(CalendarService) private readonly calendar: CalendarService,
@@ -36,7 +38,8 @@ export class TicketMailService {
 
   /** The paid order's confirmation with its tickets. */
   async sendOrderMail(orderId: string): Promise<MailOutcome> {
-    const order = await this.order(orderId);
+    const order = await this.orders.find({ id: orderId });
+    if (!order) return this.sendElsewhereMail(orderId);
     const to = order.context.email;
     if (!to) return 'no-address';
     // Refunded before its mail went out: a confirmation would announce a void purchase.
@@ -63,30 +66,56 @@ export class TicketMailService {
   }
 
   /**
+   * rules "Orders made in the shop": the tickets of an order sold elsewhere, to its billing
+   * address. The shop sends its own order confirmation, so no summary; a guest list is
+   * greeted as one. Nothing once its tickets were revoked before the mail went out.
+   */
+  private async sendElsewhereMail(orderId: string): Promise<MailOutcome> {
+    const order = await this.ticketOrders.find(orderId);
+    if (!order) throw new Error(`order ${orderId} not found`);
+    if (!order.email) return 'no-address';
+    const tickets = (await this.tickets.forOrder(orderId, order.orderNumber)).filter(
+      (t) => t.ticket.status === 'valid',
+    );
+    if (tickets.length === 0) return 'no-tickets';
+    await this.send(`order-${orderId}`, order.email, tickets, {
+      kind: 'order',
+      buyerName: order.buyerName,
+      orderNumber: order.orderNumber,
+      summary: null,
+      guestList: tickets.every((t) => t.ticket.guestList === true),
+    });
+    this.logger.log({ msg: 'ticket mail sent', orderId, tickets: tickets.length });
+    return 'sent';
+  }
+
+  /**
    * POST /api/tickets/resend: every valid ticket bought with the address of this order
-   * (rules "Tickets and the door"), in one mail.
+   * (rules "Tickets and the door"), in one mail: on the site and in the shop (rules
+   * "Orders made in the shop").
    */
   async sendResend(orderId: string): Promise<MailOutcome> {
-    const order = await this.order(orderId);
-    const to = order.context.email;
+    const order = await this.ticketOrders.find(orderId);
+    if (!order) throw new Error(`order ${orderId} not found`);
+    const to = order.email;
     if (!to) return 'no-address';
-    const stored = await this.ticketStore.validForEmail(to);
+    const stored = [
+      ...(await this.ticketStore.validForEmail(to)),
+      ...(await this.ticketStore.validForOrders(await this.ticketOrders.elsewhereOf(to))),
+    ];
     if (stored.length === 0) return 'no-tickets';
     const numbers = new Map<string, string | null>();
-    for (const orderId of new Set(stored.map((t) => t.orderId))) {
-      numbers.set(
-        orderId,
-        (await this.orders.find({ id: orderId }))?.context.catalogOrderId ?? null,
-      );
+    for (const id of new Set(stored.map((t) => t.orderId))) {
+      numbers.set(id, (await this.ticketOrders.find(id))?.orderNumber ?? null);
     }
     const tickets = await this.tickets.withTokens(stored, (t) => numbers.get(t.orderId) ?? null);
-    await this.send(`resend-${order.id}-${Date.now()}`, to, tickets, {
+    await this.send(`resend-${orderId}-${Date.now()}`, to, tickets, {
       kind: 'resend',
-      buyerName: order.context.buyerName,
+      buyerName: order.buyerName,
       orderNumber: null,
       summary: null,
     });
-    this.logger.log({ msg: 'tickets sent again', orderId: order.id, tickets: tickets.length });
+    this.logger.log({ msg: 'tickets sent again', orderId, tickets: tickets.length });
     return 'sent';
   }
 
@@ -106,6 +135,8 @@ export class TicketMailService {
         startsAt: ticket.startsAt,
         venue: ticket.venue,
         url: this.ticketUrl(ticket.token),
+        code: ticket.code,
+        guestList: ticket.guestList,
       })),
       publicUrl: this.config.publicUrl,
     });
@@ -159,11 +190,5 @@ export class TicketMailService {
 
   private ticketUrl(token: string): string {
     return absoluteUrl(this.config.publicUrl, `/tickets/${token}`);
-  }
-
-  private async order(orderId: string): Promise<Order> {
-    const order = await this.orders.find({ id: orderId });
-    if (!order) throw new Error(`order ${orderId} not found`);
-    return order;
   }
 }

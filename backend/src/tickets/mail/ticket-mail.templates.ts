@@ -2,6 +2,7 @@ import {
   escapeHtml as esc,
   formatCents,
   formatLongDate,
+  formatTicketCode,
   formatTime,
   lineTotalCents,
 } from '@awhh/machines';
@@ -27,6 +28,10 @@ export interface MailTicket {
   venue: string | null;
   /** The ticket page, PUBLIC_URL/tickets/{token}. */
   url: string;
+  /** The short ticket code as stored, typed at the door when the QR code will not scan. */
+  code: string | null;
+  /** A guest-list seat (rules "Orders made in the shop"). */
+  guestList?: boolean;
 }
 
 export interface TicketMailContent {
@@ -44,13 +49,16 @@ export interface TicketMailContent {
   } | null;
   tickets: MailTicket[];
   publicUrl: string;
+  /** rules "Orders made in the shop": the organizer put the buyer on the guest list (0 €). */
+  guestList?: boolean;
 }
 
 function subjectOf(content: TicketMailContent): string {
   if (content.kind === 'resend') return `Deine Tickets von ${SITE_NAME}`;
   const events = [...new Set(content.tickets.map((t) => t.eventName))];
-  if (events.length === 1) return `Deine Tickets für „${events[0]}“`;
-  if (events.length > 1) return `Deine Tickets für ${events.length} Events`;
+  const prefix = content.guestList ? 'Gästeliste: ' : '';
+  if (events.length === 1) return `${prefix}Deine Tickets für „${events[0]}“`;
+  if (events.length > 1) return `${prefix}Deine Tickets für ${events.length} Events`;
   return `Deine Bestellung bei ${SITE_NAME}`;
 }
 
@@ -60,13 +68,16 @@ function when(startsAt: string | null): string | null {
 }
 
 function ticketLabel(t: MailTicket): string {
-  return `${t.eventName}${t.tier ? ` – ${t.tier}` : ''} · Ticket ${t.seat} von ${t.seats}`;
+  return `${t.eventName}${t.tier ? ` – ${t.tier}` : ''}${t.guestList ? ' · Gästeliste' : ''} · Ticket ${t.seat} von ${t.seats}`;
 }
 
 function intro(content: TicketMailContent): string {
   const hello = content.buyerName ? `Hallo ${content.buyerName},` : 'Hallo,';
   if (content.kind === 'resend') {
     return `${hello}\nhier sind deine Tickets noch einmal. Zeig am Einlass einfach den QR-Code – auf dem Handy oder ausgedruckt.`;
+  }
+  if (content.guestList && content.tickets.length > 0) {
+    return `${hello}\ndu stehst auf unserer Gästeliste! Im Anhang findest du deine Tickets als PDF (eins pro Person) und eine Kalenderdatei. Zeig am Einlass einfach den QR-Code – auf dem Handy oder ausgedruckt.`;
   }
   return content.tickets.length > 0
     ? `${hello}\ndanke für deine Bestellung! Im Anhang findest du deine Tickets als PDF (eins pro Person) und eine Kalenderdatei. Zeig am Einlass einfach den QR-Code – auf dem Handy oder ausgedruckt.`
@@ -89,6 +100,7 @@ function text(content: TicketMailContent): string {
               `- ${ticketLabel(t)}`,
               when(t.startsAt) ? `  ${when(t.startsAt)}` : null,
               t.venue ? `  ${t.venue}, Hamburg` : null,
+              t.code ? `  Ticket-Code: ${formatTicketCode(t.code)}` : null,
               `  ${t.url}`,
             ]
               .filter(Boolean)
@@ -124,7 +136,7 @@ function html(content: TicketMailContent): string {
         .join('');
       return mailSection(
         `
-<div style="color:${C.text};font-size:15px;font-weight:bold;">${esc(ticketLabel(t))}</div>${details}
+<div style="color:${C.text};font-size:15px;font-weight:bold;">${esc(ticketLabel(t))}</div>${details}${codeHtml(t.code)}
 <div style="margin-top:8px;"><a href="${esc(t.url)}" style="color:${C.gold};font-weight:bold;text-decoration:none;">Ticket mit QR-Code öffnen</a></div>
 `,
         '12px 16px',
@@ -144,6 +156,12 @@ function html(content: TicketMailContent): string {
     sectionsHtml: `${tickets}\n${summary}`,
     publicUrl: content.publicUrl,
   });
+}
+
+/** The short code, large and spaced for reading out at the door. */
+function codeHtml(code: string | null): string {
+  if (!code) return '';
+  return `<div style="margin-top:8px;color:${C.muted};font-size:12px;">Ticket-Code <span style="color:${C.text};font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:18px;font-weight:bold;letter-spacing:2px;">${esc(formatTicketCode(code))}</span></div>`;
 }
 
 function summaryHtml(s: NonNullable<TicketMailContent['summary']>): string {

@@ -24,6 +24,7 @@ const ticket: Ticket = {
   seats: 3,
   holder: 'Erika Mustermann',
   orderNumber: '1042',
+  code: 'K7QM3XPA',
 };
 
 function renderTicket(reply: { status?: number; body: unknown }, token = TOKEN) {
@@ -55,6 +56,9 @@ describe('ticket page (rules "Tickets and the door")', () => {
     const qr = screen.getByRole('img', { name: /QR-Code: Ticket 2 von 3/ });
     expect(qr).toHaveAttribute('data-token', TOKEN);
     expect(screen.getByText('Zeig diesen Code am Einlass.')).toBeInTheDocument();
+    // The short code under it, for when the QR code will not scan.
+    expect(screen.getByText('K7QM-3XPA')).toBeInTheDocument();
+    expect(screen.getByText(/nenn einfach den Ticket-Code/)).toBeInTheDocument();
 
     expect(screen.getByRole('link', { name: 'Zum Kalender hinzufügen' })).toHaveAttribute(
       'href',
@@ -78,6 +82,7 @@ describe('ticket page (rules "Tickets and the door")', () => {
     expect(screen.queryByRole('img', { name: /QR-Code/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Als PDF speichern' })).not.toBeInTheDocument();
     expect(screen.queryByText('Zeig diesen Code am Einlass.')).not.toBeInTheDocument();
+    expect(screen.queryByText('K7QM-3XPA')).not.toBeInTheDocument();
   });
 
   it('explains an unknown token in German and offers to send the tickets again', async () => {
@@ -127,5 +132,18 @@ describe('ticket page (rules "Tickets and the door")', () => {
     const starts = [...d.matchAll(/M(\d+) (\d+)/g)].flatMap((m) => [Number(m[1]), Number(m[2])]);
     expect(Math.min(...starts)).toBe(4);
     expect(Math.max(...starts)).toBe(52);
+  });
+});
+
+describe('ticket page (rules "Orders made in the shop")', () => {
+  it('marks a guest-list ticket beside its tier', async () => {
+    renderTicket({ body: { ...ticket, guestList: true, orderNumber: '57' } });
+    expect(await screen.findByText('Gästeliste')).toBeInTheDocument();
+  });
+
+  it('shows no guest-list mark on a bought ticket', async () => {
+    renderTicket({ body: { ...ticket, guestList: false } });
+    await screen.findByRole('heading', { level: 1, name: ticket.eventName });
+    expect(screen.queryByText('Gästeliste')).not.toBeInTheDocument();
   });
 });

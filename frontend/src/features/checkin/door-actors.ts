@@ -1,12 +1,15 @@
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import {
+  decideCodeVerdict,
   decideVerdict,
   type DoorRestored,
   type DoorUnlocked,
   type DoorVerdict,
   doorMachine,
   isDoorSession,
+  normalizeTicketCode,
   orderDoorEvents,
+  ticketCodeKey,
   tokenFromInput,
 } from '@awhh/machines';
 import {
@@ -17,7 +20,7 @@ import {
   fetchTicketList,
   postScans,
 } from './api';
-import { doorStore } from './door-store';
+import { type CheckInProof, doorStore } from './door-store';
 import { loadQrDecoder } from './qr-decoder';
 
 // The door machine's I/O on this device (rules "Tickets and the door").
@@ -50,10 +53,19 @@ async function flushOutbox(code: string): Promise<void> {
     const batch = queued.slice(i, i + BATCH);
     const results = await postScans(
       code,
-      batch.map(({ scanId, token, scannedAt, device }) => ({ scanId, token, scannedAt, device })),
+      batch.map(({ scanId, token, code: typed, eventId, scannedAt, device }) =>
+        token !== undefined
+          ? { scanId, token, scannedAt, device }
+          : { scanId, code: typed, eventId, scannedAt, device },
+      ),
     );
     await doorStore.applyResults(batch, results);
   }
+}
+
+async function checkIn(ticketId: string, proof: CheckInProof): Promise<void> {
+  await doorStore.checkIn(ticketId, proof);
+  syncNow.dispatchEvent(new Event('sync'));
 }
 
 export function createDoorMachine() {
@@ -84,18 +96,31 @@ export function createDoorMachine() {
         }
         await prepareScanning();
       }),
+      // A QR code or a typed token or ticket address is verified with the public key; a
+      // typed short code (or a guest-list tap, which sends the ticket's code) is looked up
+      // in the list. The same rules decide either way (rules "Tickets and the door").
       verifyScan: fromPromise<DoorVerdict, { text: string; eventId: number }>(async ({ input }) => {
+        const { publicKey, tickets, byCode, elsewhere, checkins, events } = doorStore.verifyInput();
         const token = tokenFromInput(input.text);
-        if (!token) return { kind: 'invalid', reason: 'unreadable' };
-        const { verifyTicketToken } = await loadVerifier();
-        const { publicKey, tickets, checkins } = doorStore.verifyInput();
-        if (!publicKey) throw new Error('Kein Schlüssel auf dem Gerät.');
-        const claims = await verifyTicketToken(token, publicKey);
-        const verdict = decideVerdict({ claims, eventId: input.eventId, tickets, checkins });
-        if (verdict.kind === 'valid') {
-          await doorStore.checkIn(verdict.ticket.id, token);
-          syncNow.dispatchEvent(new Event('sync'));
+        if (token) {
+          const { verifyTicketToken } = await loadVerifier();
+          if (!publicKey) throw new Error('Kein Schlüssel auf dem Gerät.');
+          const claims = await verifyTicketToken(token, publicKey);
+          const verdict = decideVerdict({
+            claims,
+            eventId: input.eventId,
+            tickets,
+            checkins,
+            events,
+          });
+          if (verdict.kind === 'valid') await checkIn(verdict.ticket.id, { token });
+          return verdict;
         }
+        const code = normalizeTicketCode(input.text);
+        if (!code) return { kind: 'invalid', reason: 'unreadable' };
+        const otherEventId = byCode.has(code) ? null : (elsewhere.get(ticketCodeKey(code)) ?? null);
+        const verdict = decideCodeVerdict({ code, byCode, checkins, otherEventId, events });
+        if (verdict.kind === 'valid') await checkIn(verdict.ticket.id, { code });
         return verdict;
       }),
       syncInBackground: fromCallback<EventObject, { code: string; eventId: number }>(

@@ -66,9 +66,13 @@ describe('door screens (rules "Tickets and the door")', () => {
       detail: 'Signatur',
     },
     {
-      verdict: { kind: 'otherEvent', eventId: 7 } as const,
+      verdict: {
+        kind: 'otherEvent',
+        eventId: 7,
+        event: { name: 'Sommerfest', startsAt: '2026-07-10T16:00:00Z' },
+      } as const,
       title: 'Anderes Event',
-      detail: 'nicht heute',
+      detail: 'gilt für „Sommerfest“ am Freitag, 10. Juli 2026',
     },
   ])(
     'the verdict "$title" fills the screen and lets the staff scan on',

@@ -9,6 +9,11 @@ import {
   type DoorScanResult,
   type DoorTicket,
   type DoorTicketList,
+  firstCheckin,
+  guestIndex,
+  type GuestIndex,
+  parseGuestQuery,
+  searchGuests,
   syncNotice,
   type SyncNoticeKind,
 } from '@awhh/machines';
@@ -27,6 +32,15 @@ export interface QueuedScan extends DoorScan {
   eventId: number;
   ticketId: string;
 }
+
+/** A guest-list hit as the door shows it: the ticket and its first check-in, if any. */
+export interface GuestHit {
+  ticket: DoorTicket;
+  checkin: { at: string; device: string | null } | null;
+}
+
+/** What identifies a check-in to the server: the scanned token, or the typed short code. */
+export type CheckInProof = { token: string } | { code: string };
 
 export interface SyncLogEntry {
   id?: number;
@@ -80,6 +94,10 @@ export class DoorStore {
   private list: DoorTicketList | null = null;
   private publicKey: JWK | null = null;
   private tickets = new Map<string, DoorTicket>();
+  /** The list's tickets by short code, other events' code keys, and the guest-list index. */
+  private byCode = new Map<string, DoorTicket>();
+  private elsewhere = new Map<string, number>();
+  private guests: GuestIndex = guestIndex(0, []);
   private checkins = new Map<string, DoorCheckin>();
   private pending = 0;
   private log: SyncLogEntry[] = [];
@@ -152,7 +170,7 @@ export class DoorStore {
     this.eventId = eventId;
     this.list = list ?? null;
     this.publicKey = key ?? null;
-    this.tickets = new Map((list?.tickets ?? []).map((t) => [t.id, t]));
+    this.setList(list ?? null);
     this.checkins = new Map(checkins.map((c) => [c.ticketId, c]));
     this.pending = outbox.filter((s) => s.eventId === eventId).length;
     this.log = log
@@ -216,27 +234,58 @@ export class DoorStore {
   async replaceList(list: DoorTicketList): Promise<void> {
     if (list.eventId !== this.eventId) return;
     await (await this.database()).put('lists', list);
-    this.list = list;
-    this.tickets = new Map(list.tickets.map((t) => [t.id, t]));
+    this.setList(list);
     this.lastSync = new Date().toISOString();
     this.changed();
   }
 
+  /** The list and what is looked up in it: by id, by short code, by name (rules "Tickets and the door"). */
+  private setList(list: DoorTicketList | null) {
+    this.list = list;
+    const tickets = list?.tickets ?? [];
+    this.tickets = new Map(tickets.map((t) => [t.id, t]));
+    this.byCode = new Map(tickets.flatMap((t) => (t.code ? [[t.code, t] as const] : [])));
+    this.elsewhere = new Map(
+      (list?.elsewhere ?? []).flatMap((e) => e.codeKeys.map((key) => [key, e.eventId] as const)),
+    );
+    this.guests = guestIndex(list?.eventId ?? 0, tickets);
+  }
+
   verifyInput() {
-    return { publicKey: this.publicKey, tickets: this.tickets, checkins: this.checkins };
+    return {
+      publicKey: this.publicKey,
+      tickets: this.tickets,
+      byCode: this.byCode,
+      elsewhere: this.elsewhere,
+      checkins: this.checkins,
+      events: this.events,
+    };
+  }
+
+  /** The guest list searched offline: name, e-mail address or order number. */
+  searchGuests(input: string): GuestHit[] | null {
+    const query = parseGuestQuery(this.guests.eventId, input);
+    if (query.kind === 'short') return null;
+    return searchGuests(this.guests, query).map((ticket) => ({
+      ticket,
+      checkin: firstCheckin(ticket, this.checkins.get(ticket.id)),
+    }));
   }
 
   get currentDevice() {
     return this.device;
   }
 
-  /** A ticket let in here: counted at once, and queued for the server. */
-  async checkIn(ticketId: string, token: string): Promise<void> {
+  /**
+   * A ticket let in here: counted at once, and queued for the server with what named it
+   * (a typed code goes with its event: codes are unique within an event only).
+   */
+  async checkIn(ticketId: string, proof: CheckInProof): Promise<void> {
     const eventId = this.eventId;
     if (eventId === null) return;
     const scan: QueuedScan = {
       scanId: crypto.randomUUID(),
-      token,
+      ...proof,
       scannedAt: new Date().toISOString(),
       device: this.device,
       eventId,

@@ -1,6 +1,7 @@
 import { useId, useState, useSyncExternalStore, type FormEvent } from 'react';
 import { countText, doorTime } from '@awhh/machines';
 import { doorStore } from './door-store';
+import { GuestList } from './guest-list';
 import { Scanner } from './scanner';
 import styles from './door.module.css';
 
@@ -38,7 +39,7 @@ function ManualEntry({ onCode }: { onCode: (text: string) => void }) {
         Ticket-Code eingeben
       </label>
       <p className={styles.hint} id={`${id}-hint`}>
-        Der lange Code unter dem QR-Code oder der Link zum Ticket.
+        Der Code unter dem QR-Code, z. B. K7QM-3XPA, oder der Link zum Ticket.
       </p>
       <div className={styles.manualRow}>
         <input
@@ -122,6 +123,7 @@ export function ScanScreen({ onCode, onChangeEvent, onLock }: ScanScreenProps) {
       </header>
       <Scanner onCode={onCode} />
       <ManualEntry onCode={onCode} />
+      <GuestList version={snapshot} onCheckIn={onCode} />
       {snapshot.log.length > 0 ? (
         <section className={styles.log} aria-labelledby="door-log">
           <h2 id="door-log" className={styles.subtitle}>

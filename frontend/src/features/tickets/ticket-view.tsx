@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { formatLongDate, formatTime, type Ticket } from '@awhh/machines';
+import { formatLongDate, formatTicketCode, formatTime, type Ticket } from '@awhh/machines';
 import { api, paths } from '@/config/paths';
 import { ButtonLink } from '@/components/ui/button';
 import { Alert, Skeleton } from '@/components/ui/feedback';
@@ -50,6 +50,8 @@ export function TicketView({ ticket }: TicketViewProps) {
         </h1>
         <p className={styles.seat}>
           {ticket.tier ? <span className={styles.tier}>{ticket.tier}</span> : null}
+          {/* rules "Orders made in the shop": the organizer's guests (an order of 0 €). */}
+          {ticket.guestList ? <span className={styles.tier}>Gästeliste</span> : null}
           <span>{seat}</span>
         </p>
       </header>
@@ -78,9 +80,16 @@ export function TicketView({ ticket }: TicketViewProps) {
               <div className={styles.qrFrame}>
                 <TicketQr token={ticket.token} label={`QR-Code: ${seat}, ${ticket.eventName}`} />
               </div>
+              {ticket.code ? (
+                <p className={styles.shortCode}>
+                  <span className={styles.shortCodeLabel}>Ticket-Code</span>
+                  <span className={styles.shortCodeValue}>{formatTicketCode(ticket.code)}</span>
+                </p>
+              ) : null}
               <p className={styles.doorHint}>
                 <strong>Zeig diesen Code am Einlass.</strong> Dreh die Bildschirmhelligkeit hoch –
                 dann geht es am schnellsten.
+                {ticket.code ? ' Klappt der Scan nicht, nenn einfach den Ticket-Code.' : null}
               </p>
             </>
           )}
