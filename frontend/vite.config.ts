@@ -12,7 +12,7 @@ const reactRouterProduction = fileURLToPath(
 
 /** Chunks of the pages named in the preload note below (`build.modulePreload`). */
 const OPENED_FROM_OUTSIDE =
-  /^assets\/(einlass|ticket|success|mail-test|waitlist-(confirm|offer|unsubscribe)|(coupon|webhook|apple-pay)-test)-[\w-]{8}\.js$/;
+  /^assets\/(einlass|veranstalter|ticket|success|mail-test|waitlist-(confirm|offer|unsubscribe)|(coupon|webhook|apple-pay)-test)-[\w-]{8}\.js$/;
 
 // `vite build` builds the browser's bundles into dist/ (served by nginx), `vite build --ssr`
 // the server renderer into dist-ssr/ (imported by the products process, never served).
@@ -39,7 +39,9 @@ export default defineConfig(({ mode, isSsrBuild }) => ({
     isSsrBuild
       ? null
       : sizeBudget({
-          homeJs: 110 * 1024,
+          // Every route adds its line to the route table in the entry (/veranstalter: 67 bytes
+          // gzip, when 23 were left).
+          homeJs: 111 * 1024,
           homeCss: 20 * 1024,
           routeChunk: 40 * 1024,
           homeRoute: 'src/app/routes/home.tsx',
@@ -83,9 +85,9 @@ export default defineConfig(({ mode, isSsrBuild }) => ({
           polyfill: false,
           // The list of what each lazy page needs lives in the entry, so it costs every first
           // load. Pages that are opened from outside (links in mails, the payment provider's
-          // return to /success, the door's device, the test pages) keep only their stylesheets
-          // there: their first load gets its modules from the server's HTML (backend/src/site),
-          // and nobody navigates to them in the site.
+          // return to /success, the door's device, the organizer's /veranstalter, the test
+          // pages) keep only their stylesheets there: their first load gets its modules from
+          // the server's HTML (backend/src/site), and nobody navigates to them in the site.
           resolveDependencies: (file, deps) =>
             OPENED_FROM_OUTSIDE.test(file) ? deps.filter((dep) => dep.endsWith('.css')) : deps,
         },

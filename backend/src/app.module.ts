@@ -4,6 +4,7 @@ import { ContactModule } from './contact/contact.module.js';
 import { DoorModule } from './door/door.module.js';
 import { MailModule } from './mail/mail.module.js';
 import { OrdersModule } from './orders/orders.module.js';
+import { OrganizerModule } from './organizer/organizer.module.js';
 import { PrivacyModule } from './privacy/privacy.module.js';
 import { ShopModule } from './shop/shop.module.js';
 import { TicketsModule } from './tickets/tickets.module.js';
@@ -47,6 +48,7 @@ export class AppModule {
         ContactModule,
         PrivacyModule,
         ShopModule,
+        OrganizerModule,
       );
     }
     // SiteModule goes last (only with config.staticDir and when the products side is

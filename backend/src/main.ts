@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory.js';
 import { DoorCode } from './door/door-code.js';
+import { OrganizerCode } from './organizer/organizer-code.js';
 import { AppConfig, ConfigError } from './config/config.js';
 
 // Entry point only: tests import createApp from app.factory.ts, which never listens.
@@ -45,6 +46,20 @@ export async function bootstrap(): Promise<void> {
     } else if (code) {
       new Logger('Bootstrap').log({
         msg: 'Türcode für /einlass: generated and kept in the store; `npm run door-code` shows it (or set CHECKIN_CODE)',
+      });
+    }
+  }
+  // rules "The organizer": the same for the organizer code of /veranstalter on a site
+  // without WooCommerce (with WooCommerce WordPress accounts sign in, and there is no code).
+  if (config.modules !== 'products') {
+    const code = await app.get(OrganizerCode).embeddedCode();
+    if (code && !config.production) {
+      new Logger('Bootstrap').log({
+        msg: `Veranstaltercode für /veranstalter (organizer code; set ORGANIZER_CODE to choose one): ${code}`,
+      });
+    } else if (code) {
+      new Logger('Bootstrap').log({
+        msg: 'Veranstaltercode für /veranstalter: generated and kept in the store; `npm run organizer-code` shows it (or set ORGANIZER_CODE)',
       });
     }
   }

@@ -63,6 +63,7 @@ const routes = (): { path: string; heading: string | RegExp }[] => [
   { path: '/webhook-test', heading: 'Webhook-Test' },
   { path: '/apple-pay-test', heading: 'Apple-Pay-Test' },
   { path: '/einlass', heading: 'Einlass' },
+  { path: '/veranstalter', heading: 'Veranstalterbereich' },
 ];
 
 describe('pages', () => {

@@ -186,6 +186,7 @@ describe('hydration', () => {
     '/webhook-test',
     '/apple-pay-test',
     '/mail-test',
+    '/veranstalter',
     '/gibt-es-nicht',
     // A path Fastify cannot decode: the 404 page for that very address.
     '/events/%ff',

@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { get as httpGet, type IncomingMessage } from 'node:http';
+import { join } from 'node:path';
 import ICAL from 'ical.js';
+import { REPO_ROOT } from '../support/site.js';
 import { startStackCli, type RunningStack } from './stack-support.js';
 
 // The production topology (nginx → products | checkout) run for real through
@@ -401,5 +405,89 @@ describe('limits', () => {
     });
     expect(res.status).toBe(413);
     expect(res.headers.get('x-served-by')).toBeNull();
+  });
+});
+
+describe('the organizer through nginx (rules "The organizer")', () => {
+  /** A GET on a socket of its own, as a browser's EventSource holds one. */
+  function openStream(path: string, cookie: string): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const req = httpGet(`${stack.url}${path}`, { agent: false, headers: { cookie } });
+      req.once('response', resolve);
+      req.once('error', reject);
+    });
+  }
+
+  it('goes to the checkout process, is never cached, signs in with the code ops read from the store, and streams live', async () => {
+    const anonymous = await get('/api/organizer/session');
+    expect(anonymous.headers.get('x-served-by')).toBe('checkout');
+    expect(anonymous.headers.get('cache-control')).toBe('no-store, private');
+    expect(await anonymous.json()).toEqual({ signedIn: false, method: 'code', name: null });
+    const refused = await get('/api/organizer/events');
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('cache-control')).toBe('no-store, private');
+    expect(((await refused.json()) as { message: string }).message).toMatch(/Bitte melde dich/);
+
+    // Production prints no code: ops read it with `npm run organizer-code`.
+    const printed = execFileSync(
+      process.execPath,
+      [join(REPO_ROOT, 'backend', 'dist', 'organizer-code.cli.js')],
+      {
+        env: {
+          ...process.env,
+          DATABASE_URL: `sqlite:${join(stack.dir, 'awhh.db')}`,
+          ORGANIZER_CODE: '',
+          WOOCOMMERCE_URL: '',
+        },
+        encoding: 'utf8',
+      },
+    );
+    const code = /: (\S+)\s*$/.exec(printed)![1]!;
+    const signIn = await get('/api/organizer/session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: stack.url },
+      body: JSON.stringify({ code }),
+    });
+    expect(signIn.status).toBe(204);
+    expect(signIn.headers.get('x-served-by')).toBe('checkout');
+    expect(signIn.headers.get('cache-control')).toBe('no-store, private');
+    const setCookie = signIn.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/; HttpOnly; SameSite=Strict$/);
+    const cookie = setCookie.split(';')[0]!;
+
+    // The page is rendered for everyone alike; with the cookie it never comes from the cache.
+    await get('/veranstalter');
+    const page = await get('/veranstalter', { headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('x-cache-status')).toBe('BYPASS');
+    expect(await page.text()).toMatch(/<meta name="robots" content="noindex/);
+
+    const { events } = (await (
+      await get('/api/organizer/events', { headers: { cookie } })
+    ).json()) as { events: { id: number }[] };
+    const stream = await openStream(`/api/organizer/events/${events[0]!.id}/live`, cookie);
+    try {
+      expect(stream.statusCode).toBe(200);
+      expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+      expect(stream.headers['x-served-by']).toBe('checkout');
+      expect(stream.headers['cache-control']).toBe('no-store, private');
+      // Unbuffered: the first figures arrive at once, not when a buffer fills.
+      const first = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        const timer = setTimeout(() => reject(new Error('no message through nginx')), 5_000);
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => {
+          text += chunk;
+          const data = /^data: (.+)$/m.exec(text);
+          if (data) {
+            clearTimeout(timer);
+            resolve(data[1]!);
+          }
+        });
+      });
+      expect(JSON.parse(first)).toMatchObject({ id: events[0]!.id });
+    } finally {
+      stream.destroy();
+    }
   });
 });

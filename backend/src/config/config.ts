@@ -12,6 +12,7 @@ import {
   logLevel,
   mailFrom,
   modules,
+  organizerCode,
   organizerEmail,
   paymentProvider,
   smtpUrl,
@@ -125,6 +126,12 @@ export interface AppConfigShape {
   trustProxy: boolean | string;
   /** ORGANIZER_EMAIL: the organizer's address for what needs a hand; null: a warning log. */
   organizerEmail?: string | null;
+  /**
+   * The code that opens /veranstalter on a site without WooCommerce (ORGANIZER_CODE); null:
+   * generated once and kept in the store. With WooCommerce the organizer signs in with a
+   * WordPress account instead (rules "The organizer").
+   */
+  organizerCode?: string | null;
 }
 
 /** Names the variable and what is wrong with it, so ops can fix it without reading code. */
@@ -160,6 +167,7 @@ export class AppConfig implements AppConfigShape {
   readonly logLevel!: AppConfigShape['logLevel'];
   readonly trustProxy!: boolean | string;
   readonly organizerEmail?: string | null;
+  readonly organizerCode?: string | null;
 
   constructor(shape: AppConfigShape) {
     Object.assign(this, shape);
@@ -297,6 +305,30 @@ export function requireProductionSigningKey(
   return key;
 }
 
+/**
+ * ORGANIZER_CODE only where the organizer signs in with it: with WooCommerce the shop's
+ * WordPress accounts sign in (rules "The organizer"), and a code set beside them would be a
+ * second, weaker key nobody asked for. Never the door code: the door staff know that one,
+ * and it would open sales and revenue to them.
+ */
+function organizerCodeUse(vars: {
+  ORGANIZER_CODE?: string;
+  CHECKIN_CODE?: string;
+  WOOCOMMERCE_URL?: string;
+}) {
+  if (!vars.ORGANIZER_CODE) return;
+  if (vars.WOOCOMMERCE_URL) {
+    throw new ConfigError(
+      'ORGANIZER_CODE',
+      'is for a site without WooCommerce; with WOOCOMMERCE_URL the organizer signs in with a WordPress account (shop manager or administrator) and an application password',
+    );
+  }
+  const normalized = (code: string) => code.replace(/[\s-]+/g, '').toUpperCase();
+  if (vars.CHECKIN_CODE && normalized(vars.CHECKIN_CODE) === normalized(vars.ORGANIZER_CODE)) {
+    throw new ConfigError('ORGANIZER_CODE', 'must differ from CHECKIN_CODE');
+  }
+}
+
 /** A rule between variables as a step of the schema: its ConfigError becomes an issue in place. */
 function rule<I, O>(check: (vars: I) => O) {
   return (vars: I, ctx: z.RefinementCtx): O => {
@@ -311,7 +343,13 @@ function rule<I, O>(check: (vars: I) => O) {
 }
 
 /** The entries below that hold a rule between variables; each reads the whole environment. */
-const RULES = ['woocommerce', 'stripe', 'paymentProvider', 'productionSigningKey'] as const;
+const RULES = [
+  'woocommerce',
+  'stripe',
+  'paymentProvider',
+  'productionSigningKey',
+  'organizerCodeUse',
+] as const;
 
 /**
  * The environment: every variable with its own rule and default, and the rules between
@@ -391,6 +429,14 @@ const environment = z.preprocess(
       wholeNumber(DEFAULT_PERSONAL_DATA_DAYS_AFTER_EVENT, 1, MAX_PERSONAL_DATA_DAYS_AFTER_EVENT),
     ),
     MAX_TICKETS_PER_ORDER: variable(wholeNumber(10, 1, MAX_UNITS_PER_ORDER)),
+    ORGANIZER_CODE: variable(organizerCode),
+    organizerCodeUse: z
+      .object({
+        ORGANIZER_CODE: variable(text),
+        CHECKIN_CODE: variable(text),
+        WOOCOMMERCE_URL: variable(text),
+      })
+      .transform(rule(organizerCodeUse)),
   }),
 );
 
@@ -412,6 +458,10 @@ export function parseTicketSigningKey(raw: string | undefined): KeyObject | null
 
 export function parseCheckinCode(raw: string | undefined): string | null {
   return readVariable('CHECKIN_CODE', checkinCode, raw);
+}
+
+export function parseOrganizerCode(raw: string | undefined): string | null {
+  return readVariable('ORGANIZER_CODE', organizerCode, raw);
 }
 
 export function parseWaitlistOfferHours(raw: string | undefined): number {
@@ -446,5 +496,6 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
     logLevel: vars.LOG_LEVEL,
     trustProxy: vars.TRUST_PROXY,
     organizerEmail: vars.ORGANIZER_EMAIL,
+    organizerCode: vars.ORGANIZER_CODE,
   };
 }

@@ -213,3 +213,21 @@ export const waitlistOfferHours = z
   )
   .transform(Number)
   .default(24);
+
+/**
+ * ORGANIZER_CODE: the organizer's code for /veranstalter on a site without WooCommerce (the
+ * demo shop; rules "The organizer"). It opens sales and revenue, so like the door code it
+ * must make guessing hopeless: at least 12 characters with letters and digits. The value
+ * never appears in the error.
+ */
+export const organizerCode = orNull(
+  z.string().refine(
+    (raw) => {
+      const code = raw.replace(/[\s-]+/g, '');
+      return code.length >= MIN_CHECKIN_CODE_LENGTH && /\p{L}/u.test(code) && /\p{N}/u.test(code);
+    },
+    {
+      error: `must have at least ${MIN_CHECKIN_CODE_LENGTH} characters besides spaces and dashes, letters and digits among them (make one with: npm run organizer-code -- --new)`,
+    },
+  ),
+);

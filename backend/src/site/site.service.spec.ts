@@ -198,7 +198,14 @@ describe('server-rendered pages through the app (demo catalog)', () => {
 
   it('keeps test and personal pages out of search and lists the catalog in the sitemap', async () => {
     const robots = (await get('/robots.txt')).body;
-    for (const path of ['/coupon-test', '/mail-test', '/einlass', '/tickets/', '/checkout']) {
+    for (const path of [
+      '/coupon-test',
+      '/mail-test',
+      '/einlass',
+      '/veranstalter',
+      '/tickets/',
+      '/checkout',
+    ]) {
       expect(robots).toContain(`Disallow: ${path}`);
     }
     const sitemap = (await get('/sitemap.xml')).body;

@@ -34,8 +34,18 @@ const HTML_HEADERS = {
 /** Pages search engines may list (rules §2); the others are test or personal pages. */
 const SITEMAP_PAGES = ['/', '/faq', '/blog', '/contact', '/impressum', '/datenschutz', '/cart'];
 
-/** Pages that exist for trying things out (rules "Test pages"): public, but never indexed. */
-const TEST_PAGES = ['/coupon-test', '/webhook-test', '/apple-pay-test', '/mail-test', '/einlass'];
+/**
+ * Pages that exist for trying things out (rules "Test pages") and the closed areas (the
+ * door, the organizer): public addresses, but never indexed.
+ */
+const TEST_PAGES = [
+  '/coupon-test',
+  '/webhook-test',
+  '/apple-pay-test',
+  '/mail-test',
+  '/einlass',
+  '/veranstalter',
+];
 
 function xmlEscape(value: string): string {
   return value

@@ -30,5 +30,7 @@ import { WaitlistSignal } from './waitlist.signal.js';
     WaitlistPass,
     WaitlistMailer,
   ],
+  // The organizer's dashboard shows the queue lengths (rules "The organizer").
+  exports: [WaitlistRepository],
 })
 export class WaitlistModule {}

@@ -79,6 +79,11 @@ export const routes: RouteObject[] = [
             lazy: page(() => import('./routes/einlass')),
           },
           {
+            id: 'veranstalter',
+            path: 'veranstalter',
+            lazy: page(() => import('./routes/veranstalter')),
+          },
+          {
             id: 'not-found',
             path: '*',
             // The loader answers first; the element only keeps the router from warning.

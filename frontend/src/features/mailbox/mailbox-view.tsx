@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Alert, ErrorState, Loading, Skeleton } from '@/components/ui/feedback';
 import { fetchMail, fetchMails, mailboxApi } from './api';
 import { DoorCodeNote } from './door-code-note';
+import { OrganizerCodeNote } from './organizer-code-note';
 import styles from './mailbox.module.css';
 
 /** New mails of a purchase show up without a reload (the outbox sends within seconds). */
@@ -206,6 +207,7 @@ export function MailboxView({ selectedId, onSelect }: MailboxViewProps) {
   const toolbar = (
     <>
       <DoorCodeNote />
+      <OrganizerCodeNote />
       <div className={styles.toolbar}>
         <p className={styles.meta} aria-live="polite">
           {list.kind === 'ready'

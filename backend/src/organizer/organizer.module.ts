@@ -1,0 +1,50 @@
+import { Module } from '@nestjs/common';
+import { CatalogModule } from '../catalog/catalog.module.js';
+import { DoorModule } from '../door/door.module.js';
+import { MailModule } from '../mail/mail.module.js';
+import { OrdersModule } from '../orders/orders.module.js';
+import { StoreModule } from '../store/store.module.js';
+import { TicketsModule } from '../tickets/tickets.module.js';
+import { WaitlistModule } from '../waitlist/waitlist.module.js';
+import { OrganizerCode } from './organizer-code.js';
+import { OrganizerDashboard } from './organizer-dashboard.js';
+import { OrganizerLive } from './organizer-live.js';
+import { OrganizerLockout } from './organizer-lockout.js';
+import { OrganizerSessions } from './organizer-session.js';
+import { OrganizerSignIn } from './organizer-sign-in.js';
+import { OrganizerController } from './organizer.controller.js';
+import { OrganizerGuard } from './organizer.guard.js';
+import { OrganizerOptions } from './organizer.options.js';
+import { WordPressAccounts } from './wordpress-accounts.js';
+
+/**
+ * The organizer (rules "The organizer"): sign-in to /veranstalter (a WordPress account of
+ * the shop, or the organizer code on the demo shop), the session cookie, the dashboard's
+ * figures and their live stream. Served by the checkout side; it reads through the ports of
+ * the modules that own the data (catalog, orders, tickets, door, waiting list) and writes
+ * nothing of theirs, so nothing imports it.
+ */
+@Module({
+  imports: [
+    StoreModule,
+    CatalogModule,
+    OrdersModule,
+    TicketsModule,
+    DoorModule,
+    WaitlistModule,
+    MailModule,
+  ],
+  controllers: [OrganizerController],
+  providers: [
+    OrganizerOptions,
+    OrganizerCode,
+    OrganizerSessions,
+    OrganizerLockout,
+    WordPressAccounts,
+    OrganizerSignIn,
+    OrganizerGuard,
+    OrganizerDashboard,
+    OrganizerLive,
+  ],
+})
+export class OrganizerModule {}

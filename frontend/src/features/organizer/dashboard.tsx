@@ -1,0 +1,137 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { OrganizerEvent } from '@awhh/machines';
+import { Button } from '@/components/ui/button';
+import { ErrorState, Loading, Skeleton } from '@/components/ui/feedback';
+import { ApiRequestError, errorText } from '@/lib/api-client';
+import { fetchOrganizerEvents } from './api';
+import { EventCard } from './event-card';
+import styles from './organizer.module.css';
+
+/**
+ * Cards that follow their event live: today's and the next ones. Each stream is a
+ * connection of its own, and a browser on HTTP/1.1 opens six per site at most.
+ */
+export const LIVE_CARDS = 3;
+
+/** Past: the evening is over (the server then counts the no-shows). */
+function isOver(event: OrganizerEvent): boolean {
+  return event.noShows !== null;
+}
+
+export interface DashboardProps {
+  name: string | null;
+  signingOut: boolean;
+  onSignOut: () => void;
+  /** A request or stream was refused: the page asks whether the session still holds. */
+  onSessionDoubt: () => void;
+}
+
+/** rules "The organizer": every event of the shop as a card, the current ones live. */
+export function Dashboard({ name, signingOut, onSignOut, onSessionDoubt }: DashboardProps) {
+  const [events, setEvents] = useState<OrganizerEvent[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const reload = useCallback(() => setAttempt((n) => n + 1), []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchOrganizerEvents(controller.signal).then(
+      (answer) => {
+        setEvents(answer.events);
+        setError(null);
+      },
+      (failure: unknown) => {
+        if (controller.signal.aborted) return;
+        if (failure instanceof ApiRequestError && failure.status === 401) onSessionDoubt();
+        else setError(errorText(failure));
+      },
+    );
+    return () => controller.abort();
+  }, [attempt, onSessionDoubt]);
+
+  const current = events?.filter((e) => !isOver(e)) ?? [];
+  const past = events?.filter(isOver) ?? [];
+  const live = new Set(current.slice(0, LIVE_CARDS).map((e) => e.id));
+
+  return (
+    <div className={styles.dashboard}>
+      <div className={styles.toolbar}>
+        <p className={styles.who}>
+          {name ? (
+            <>
+              Angemeldet als <strong>{name}</strong>
+            </>
+          ) : (
+            'Angemeldet mit dem Veranstaltercode'
+          )}
+        </p>
+        <div className={styles.actions}>
+          <Button variant="secondary" onClick={reload}>
+            Aktualisieren
+          </Button>
+          <Button variant="ghost" onClick={onSignOut} disabled={signingOut}>
+            {signingOut ? 'Wird abgemeldet …' : 'Abmelden'}
+          </Button>
+        </div>
+      </div>
+
+      {error ? (
+        <ErrorState message={error} onRetry={reload} />
+      ) : events === null ? (
+        <Loading label="Die Zahlen werden geladen …">
+          <div className={styles.cards}>
+            {[0, 1].map((i) => (
+              <div key={i} className={styles.card}>
+                <Skeleton width="40%" height="0.9rem" />
+                <Skeleton width="70%" height="1.6rem" style={{ marginTop: '0.75rem' }} />
+                <Skeleton width="100%" height="5rem" style={{ marginTop: '1.25rem' }} />
+              </div>
+            ))}
+          </div>
+        </Loading>
+      ) : events.length === 0 ? (
+        <p className={styles.none}>Im Shop gibt es noch keine Events.</p>
+      ) : (
+        <>
+          <section aria-labelledby="organizer-current">
+            <h2 id="organizer-current" className={styles.sectionTitle}>
+              Heute und demnächst
+            </h2>
+            {current.length === 0 ? (
+              <p className={styles.none}>Gerade steht kein Event an.</p>
+            ) : (
+              <div className={styles.cards}>
+                {current.map((event) => (
+                  <EventCard
+                    key={event.id}
+                    event={event}
+                    live={live.has(event.id)}
+                    onStreamEnded={onSessionDoubt}
+                  />
+                ))}
+              </div>
+            )}
+          </section>
+          {past.length > 0 ? (
+            // Closed at first: the evening's figures are the ones that change.
+            <details className={styles.past}>
+              <summary>
+                <h2 className={styles.sectionTitle}>Vergangene Events ({past.length})</h2>
+              </summary>
+              <div className={styles.cards}>
+                {past.map((event) => (
+                  <EventCard
+                    key={event.id}
+                    event={event}
+                    live={false}
+                    onStreamEnded={onSessionDoubt}
+                  />
+                ))}
+              </div>
+            </details>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}

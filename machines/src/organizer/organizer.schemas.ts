@@ -1,0 +1,104 @@
+import { z } from 'zod';
+
+// rules "The organizer": what crosses the wire between /veranstalter and the API.
+
+/** Longest WordPress user name (`user_login` is 60 characters). */
+export const ORGANIZER_USERNAME_MAX = 60;
+/** An application password is 24 characters, 29 with WordPress's spaces; anything far longer is wrong. */
+const SECRET_MAX = 200;
+
+/**
+ * `POST /api/organizer/session` on a site that runs on WooCommerce: a WordPress account, its
+ * user name and one of its application passwords (never its login password).
+ */
+export const organizerAccountSignInSchema = z.object({
+  username: z
+    .string({ error: 'Bitte gib deinen WordPress-Benutzernamen ein.' })
+    .trim()
+    .min(1, 'Bitte gib deinen WordPress-Benutzernamen ein.')
+    .max(ORGANIZER_USERNAME_MAX, 'Dieser Benutzername ist zu lang.'),
+  applicationPassword: z
+    .string({ error: 'Bitte gib ein Anwendungspasswort ein.' })
+    .trim()
+    .min(1, 'Bitte gib ein Anwendungspasswort ein.')
+    .max(SECRET_MAX, 'Dieses Anwendungspasswort ist zu lang.'),
+});
+export type OrganizerAccountSignIn = z.input<typeof organizerAccountSignInSchema>;
+
+/** `POST /api/organizer/session` on the demo shop: the organizer code (ORGANIZER_CODE). */
+export const organizerCodeSignInSchema = z.object({
+  code: z
+    .string({ error: 'Bitte gib den Veranstaltercode ein.' })
+    .trim()
+    .min(1, 'Bitte gib den Veranstaltercode ein.')
+    .max(SECRET_MAX, 'Dieser Code ist zu lang.'),
+});
+export type OrganizerCodeSignIn = z.input<typeof organizerCodeSignInSchema>;
+
+/** How the organizer signs in here: a WordPress account of the shop, or the code (demo). */
+export const organizerSignInMethodSchema = z.enum(['wordpress', 'code']);
+export type OrganizerSignInMethod = z.infer<typeof organizerSignInMethodSchema>;
+
+/** `GET /api/organizer/session`: whether this browser is signed in, and how one signs in. */
+export const organizerSessionSchema = z.object({
+  signedIn: z.boolean(),
+  method: organizerSignInMethodSchema,
+  /** The WordPress account's display name while signed in with one; null otherwise. */
+  name: z.string().nullable(),
+});
+export type OrganizerSession = z.infer<typeof organizerSessionSchema>;
+
+/** One point of a cumulative series: by `at` (ISO 8601), `count` in all. */
+export const organizerPointSchema = z.object({ at: z.string(), count: z.number().int() });
+export type OrganizerPoint = z.infer<typeof organizerPointSchema>;
+
+export const organizerTierSchema = z.object({
+  /** null: the event is a simple product, sold without tiers. */
+  variationId: z.number().int().nullable(),
+  name: z.string(),
+  /** Valid tickets of the tier. */
+  sold: z.number().int(),
+  /**
+   * Places of the tier's stock unit (sold ones included); null: WooCommerce does not
+   * manage its stock (unlimited) or the catalog no longer lists it. Tiers that share
+   * their event's stock show the shared places.
+   */
+  capacity: z.number().int().nullable(),
+  /** Places in checkouts still waiting for their payment. */
+  openCheckouts: z.number().int(),
+});
+export type OrganizerTier = z.infer<typeof organizerTierSchema>;
+
+/** rules "The organizer": one event on the dashboard. */
+export const organizerEventSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** ISO 8601, or null when the catalog has no date. */
+  startsAt: z.string().nullable(),
+  venue: z.string().nullable(),
+  tiers: z.array(organizerTierSchema),
+  sold: z.number().int(),
+  /** The places of every stock unit of the event; null when one of them is unlimited. */
+  capacity: z.number().int().nullable(),
+  /** What buyers paid for the valid tickets, in euros (rules "The organizer"). */
+  revenue: z.number(),
+  openCheckouts: z.number().int(),
+  /** Valid tickets checked in at the door. */
+  checkedIn: z.number().int(),
+  /** Confirmed waiting-list entries without an offer. */
+  waiting: z.number().int(),
+  /** Waiting-list entries holding an offer now. */
+  offered: z.number().int(),
+  /** After the evening: valid tickets never checked in; null before it ended. */
+  noShows: z.number().int().nullable(),
+  /** Tickets sold over time and check-ins over the evening, each cumulative. */
+  sales: z.array(organizerPointSchema),
+  checkIns: z.array(organizerPointSchema),
+  /** When the server read these figures (ISO 8601). */
+  updatedAt: z.string(),
+});
+export type OrganizerEvent = z.infer<typeof organizerEventSchema>;
+
+/** `GET /api/organizer/events`: today's and upcoming events soonest first, then past ones. */
+export const organizerEventsSchema = z.object({ events: z.array(organizerEventSchema) });
+export type OrganizerEvents = z.infer<typeof organizerEventsSchema>;
