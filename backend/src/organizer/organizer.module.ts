@@ -6,8 +6,10 @@ import { OrdersModule } from '../orders/orders.module.js';
 import { StoreModule } from '../store/store.module.js';
 import { TicketsModule } from '../tickets/tickets.module.js';
 import { WaitlistModule } from '../waitlist/waitlist.module.js';
+import { OrganizerBadges } from './organizer-badges.js';
 import { OrganizerCode } from './organizer-code.js';
 import { OrganizerDashboard } from './organizer-dashboard.js';
+import { OrganizerExtrasController } from './organizer-extras.controller.js';
 import { OrganizerLive } from './organizer-live.js';
 import { OrganizerLockout } from './organizer-lockout.js';
 import { OrganizerSessions } from './organizer-session.js';
@@ -34,7 +36,7 @@ import { WordPressAccounts } from './wordpress-accounts.js';
     WaitlistModule,
     MailModule,
   ],
-  controllers: [OrganizerController],
+  controllers: [OrganizerController, OrganizerExtrasController],
   providers: [
     OrganizerOptions,
     OrganizerCode,
@@ -45,6 +47,7 @@ import { WordPressAccounts } from './wordpress-accounts.js';
     OrganizerGuard,
     OrganizerDashboard,
     OrganizerLive,
+    OrganizerBadges,
   ],
 })
 export class OrganizerModule {}

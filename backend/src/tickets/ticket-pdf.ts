@@ -29,8 +29,8 @@ let fonts: {
   mono: string | Buffer;
 } | null = null;
 
-/** Read once per process: every PDF embeds the same font files. */
-function pdfFonts() {
+/** Read once per process: every PDF embeds the same font files (the badges' too). */
+export function pdfFonts() {
   fonts ??=
     existsSync(DEJAVU) && existsSync(DEJAVU_BOLD) && existsSync(DEJAVU_MONO_BOLD)
       ? {

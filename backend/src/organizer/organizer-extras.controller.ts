@@ -1,0 +1,50 @@
+import { Controller, Get, Inject, Param, Query, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { apiError } from '../common/api-error.js';
+import { RateLimit } from '../common/rate-limit.js';
+import { type BadgeLayout, OrganizerBadges } from './organizer-badges.js';
+import { EVENT_NOT_FOUND_MESSAGE } from './organizer.controller.js';
+import { OrganizerGuard } from './organizer.guard.js';
+
+export const BAD_LAYOUT_MESSAGE =
+  'Dieses Format gibt es nicht: layout=label (ein Schild pro Seite) oder ohne für A4.';
+
+/** An event id as the routes take it: digits, never a 500 for anything else. */
+export function eventIdOf(param: string): number {
+  if (!/^\d{1,10}$/.test(param)) throw apiError(404, EVENT_NOT_FOUND_MESSAGE);
+  return Number(param);
+}
+
+/**
+ * rules "The organizer": what /veranstalter does for an evening beyond its figures: the
+ * name badges. Behind the same guard as the dashboard (the cookie, no caching, `Origin` on
+ * changes).
+ */
+@Controller('organizer')
+@UseGuards(OrganizerGuard)
+export class OrganizerExtrasController {
+  constructor(@Inject(OrganizerBadges) private readonly badges: OrganizerBadges) {}
+
+  /** A4 sheets of 2 × 4 badges with crop marks, or `?layout=label`: one per page. */
+  @Get('events/:id/badges.pdf')
+  @RateLimit({ name: 'organizer-badges', limit: 20, windowMs: 60_000 })
+  async badgesPdf(
+    @Param('id') idParam: string,
+    @Query('layout') layoutParam: unknown,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const id = eventIdOf(idParam);
+    let layout: BadgeLayout;
+    if (layoutParam === undefined || layoutParam === '' || layoutParam === 'a4') layout = 'a4';
+    else if (layoutParam === 'label') layout = 'label';
+    else throw apiError(400, BAD_LAYOUT_MESSAGE);
+    const made = await this.badges.pdf(id, layout);
+    if (!made) throw apiError(404, EVENT_NOT_FOUND_MESSAGE);
+    const name = layout === 'label' ? 'etiketten' : 'a4';
+    await reply
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', `attachment; filename="namensschilder-${id}-${name}.pdf"`)
+      .header('x-badge-count', String(made.count))
+      .send(made.pdf);
+  }
+}
