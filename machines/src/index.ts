@@ -2,6 +2,7 @@ export * from './schemas/wire.schemas.js';
 export * from './schemas/email.js';
 export * from './waitlist/waitlist.schemas.js';
 export * from './organizer/organizer.schemas.js';
+export * from './organizer/organizer-extras.schemas.js';
 export * from './pricing/pricing.js';
 export * from './pricing/coupon-rules.js';
 export * from './catalog/variants.js';

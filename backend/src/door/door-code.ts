@@ -45,15 +45,34 @@ function digest(code: string): Buffer {
   return createHash('sha256').update(normalizeDoorCode(code), 'utf8').digest();
 }
 
+/** Renewing is impossible while CHECKIN_CODE fixes the code (rules "The organizer"). */
+export class DoorCodeFixedError extends Error {
+  constructor() {
+    super('CHECKIN_CODE is set');
+    this.name = 'DoorCodeFixedError';
+  }
+}
+
+interface LoadedCode {
+  value: string;
+  digest: Buffer;
+  embedded: boolean;
+}
+
 /**
  * The door code that unlocks /einlass (rules "Tickets and the door"): CHECKIN_CODE, or by
  * default one generated once and kept in the store, where every process finds the same one.
+ * The organizer can renew the embedded one (rules "The organizer"), so it is read from the
+ * store on every use (one row by its key): a renewal in any process ends the old code and
+ * every door session bound to it at the next request, everywhere.
  * The code itself is never logged; outside production the start-up line shows the embedded
  * one, in production `npm run door-code` reads it from the store.
  */
 @Injectable()
 export class DoorCode implements OnModuleInit {
-  private code: { value: string; digest: Buffer; embedded: boolean } | null = null;
+  private configured: LoadedCode | null = null;
+  /** The last embedded code read, so its digest is not computed per request. */
+  private lastEmbedded: LoadedCode | null = null;
 
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
@@ -85,16 +104,35 @@ export class DoorCode implements OnModuleInit {
     return code.embedded ? code.value : null;
   }
 
-  private async load() {
-    if (this.code) return this.code;
-    const configured = this.config.checkinCode;
-    const value = configured ?? (await this.embedded());
-    this.code = { value, digest: digest(value), embedded: configured === null };
-    return this.code;
+  /** The code in force and whether it can be renewed (not while CHECKIN_CODE is set). */
+  async current(): Promise<{ code: string; renewable: boolean }> {
+    const code = await this.load();
+    return { code: code.value, renewable: code.embedded };
   }
 
-  private embedded(): Promise<string> {
-    return embeddedDoorCode(this.settings);
+  /**
+   * rules "The organizer": a new embedded code; the old one and every door session stop
+   * working at once. Throws `DoorCodeFixedError` while CHECKIN_CODE is set.
+   */
+  async renew(now = Date.now()): Promise<string> {
+    if (this.config.checkinCode !== null) throw new DoorCodeFixedError();
+    const value = newDoorCode();
+    await this.settings.put(CHECKIN_CODE_SETTING, value, now);
+    this.lastEmbedded = { value, digest: digest(value), embedded: true };
+    return value;
+  }
+
+  private async load(): Promise<LoadedCode> {
+    const configured = this.config.checkinCode;
+    if (configured !== null) {
+      this.configured ??= { value: configured, digest: digest(configured), embedded: false };
+      return this.configured;
+    }
+    const value = await embeddedDoorCode(this.settings);
+    if (this.lastEmbedded?.value !== value) {
+      this.lastEmbedded = { value, digest: digest(value), embedded: true };
+    }
+    return this.lastEmbedded;
   }
 }
 

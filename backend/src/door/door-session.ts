@@ -35,7 +35,8 @@ export function doorSessionExpiry(now: number): number {
  */
 @Injectable()
 export class DoorSessions {
-  private key: Promise<Buffer> | null = null;
+  private secret: Promise<Buffer> | null = null;
+  private key: { codeDigest: Buffer; key: Buffer } | null = null;
 
   constructor(
     @Inject(DoorCode) private readonly code: DoorCode,
@@ -69,20 +70,23 @@ export class DoorSessions {
     return createHmac('sha256', key).update(`${SCOPE}.${id}.${expires}`).digest();
   }
 
-  /** The stored secret, bound to the door code's digest. */
-  private sessionKey(): Promise<Buffer> {
-    this.key ??= (async () => {
-      const secret = await this.settings.putIfAbsent(
-        DOOR_SESSION_KEY_SETTING,
-        randomBytes(32).toString('base64url'),
-        Date.now(),
-      );
-      return createHmac('sha256', Buffer.from(secret, 'base64url'))
-        .update(await this.code.digest())
-        .digest();
-    })();
+  /**
+   * The stored secret, bound to the door code's digest: a renewed code (rules "The
+   * organizer") gives another key, so every session issued under the old one fails at once.
+   */
+  private async sessionKey(): Promise<Buffer> {
+    this.secret ??= this.settings
+      .putIfAbsent(DOOR_SESSION_KEY_SETTING, randomBytes(32).toString('base64url'), Date.now())
+      .then((value) => Buffer.from(value, 'base64url'));
     // A failed read (store briefly down) is tried again by the next request.
-    this.key.catch(() => (this.key = null));
-    return this.key;
+    this.secret.catch(() => (this.secret = null));
+    const [secret, codeDigest] = await Promise.all([this.secret, this.code.digest()]);
+    if (!this.key || !this.key.codeDigest.equals(codeDigest)) {
+      this.key = {
+        codeDigest,
+        key: createHmac('sha256', secret).update(codeDigest).digest(),
+      };
+    }
+    return this.key.key;
   }
 }

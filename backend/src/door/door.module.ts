@@ -39,7 +39,8 @@ export const SCAN_SYNC_BODY_LIMIT_BYTES = 512 * 1024;
     CheckinService,
   ],
   // The organizer's dashboard counts the check-ins (rules "The organizer").
-  exports: [CheckinRepository],
+  // The organizer shows and renews the door code (rules "The organizer").
+  exports: [CheckinRepository, DoorCode],
 })
 export class DoorModule implements NestModule {
   constructor(

@@ -1,10 +1,25 @@
-import { Controller, Get, Inject, Param, Query, Res, UseGuards } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import type { OrganizerDoorCode } from '@awhh/machines';
 import type { FastifyReply } from 'fastify';
 import { apiError } from '../common/api-error.js';
 import { RateLimit } from '../common/rate-limit.js';
+import { DoorCode, DoorCodeFixedError } from '../door/door-code.js';
 import { type BadgeLayout, OrganizerBadges } from './organizer-badges.js';
 import { EVENT_NOT_FOUND_MESSAGE } from './organizer.controller.js';
 import { OrganizerGuard } from './organizer.guard.js';
+
+export const DOOR_CODE_FIXED_MESSAGE =
+  'Der Türcode ist über CHECKIN_CODE fest eingestellt und lässt sich hier nicht erneuern. Setze einen neuen CHECKIN_CODE und starte die Website neu.';
 
 export const BAD_LAYOUT_MESSAGE =
   'Dieses Format gibt es nicht: layout=label (ein Schild pro Seite) oder ohne für A4.';
@@ -17,13 +32,38 @@ export function eventIdOf(param: string): number {
 
 /**
  * rules "The organizer": what /veranstalter does for an evening beyond its figures: the
- * name badges. Behind the same guard as the dashboard (the cookie, no caching, `Origin` on
+ * name badges and the door code. Behind the same guard as the dashboard (the cookie, no caching, `Origin` on
  * changes).
  */
 @Controller('organizer')
 @UseGuards(OrganizerGuard)
 export class OrganizerExtrasController {
-  constructor(@Inject(OrganizerBadges) private readonly badges: OrganizerBadges) {}
+  constructor(
+    @Inject(OrganizerBadges) private readonly badges: OrganizerBadges,
+    @Inject(DoorCode) private readonly doorCode: DoorCode,
+  ) {}
+
+  /** The door code the staff type at /einlass, and whether it can be renewed here. */
+  @Get('door-code')
+  async currentDoorCode(): Promise<OrganizerDoorCode> {
+    return this.doorCode.current();
+  }
+
+  /**
+   * "Türcode erneuern": a new code; every device unlocked with the old one is locked out
+   * at its next request and asks for the new code. Not while CHECKIN_CODE is set.
+   */
+  @Post('door-code')
+  @HttpCode(200)
+  @RateLimit({ name: 'organizer-door-code', limit: 10, windowMs: 60_000 })
+  async renewDoorCode(): Promise<OrganizerDoorCode> {
+    try {
+      return { code: await this.doorCode.renew(), renewable: true };
+    } catch (err) {
+      if (err instanceof DoorCodeFixedError) throw apiError(409, DOOR_CODE_FIXED_MESSAGE);
+      throw err;
+    }
+  }
 
   /** A4 sheets of 2 × 4 badges with crop marks, or `?layout=label`: one per page. */
   @Get('events/:id/badges.pdf')
