@@ -85,7 +85,7 @@ describe('payments only on purpose', () => {
     expect(sent.json()).toMatchObject({ received: true, outcome: 'test' });
     const shop = await inject(app, INTERNAL[3]!);
     expect(shop.statusCode).toBe(200);
-    expect(shop.json()).toEqual({ events: [] });
+    expect(shop.json()).toEqual({ events: [], sweep: null });
     for (const request of MAILBOX) expect((await inject(app, request)).statusCode).toBe(200);
   });
 });
