@@ -64,6 +64,7 @@ export class KyselyCheckinRepository extends CheckinRepository {
       .leftJoin('shop_orders', 'shop_orders.id', 'tickets.order_id')
       .select([
         'tickets.id',
+        'tickets.order_id',
         'tickets.seat',
         'tickets.seats',
         'tickets.tier',
@@ -86,6 +87,7 @@ export class KyselyCheckinRepository extends CheckinRepository {
       .execute();
     return rows.map((r) => ({
       id: r.id,
+      orderId: r.order_id,
       seat: r.seat,
       seats: r.seats,
       tier: r.tier,
@@ -238,5 +240,21 @@ export class KyselyCheckinRepository extends CheckinRepository {
       )
       .onConflict((oc) => oc.column('scan_id').doNothing())
       .execute();
+  }
+
+  async removeCheckIn(ticketId: string): Promise<CheckIn | null> {
+    const row = await this.db
+      .deleteFrom('checkins')
+      .where('ticket_id', '=', ticketId)
+      .returning(['ticket_id', 'scan_id', 'scanned_at', 'device'])
+      .executeTakeFirst();
+    return row
+      ? {
+          ticketId: row.ticket_id,
+          scanId: row.scan_id,
+          scannedAt: Number(row.scanned_at),
+          device: row.device,
+        }
+      : null;
   }
 }

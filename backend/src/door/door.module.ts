@@ -14,6 +14,7 @@ import { DoorCodeGuard } from './door-code.guard.js';
 import { DoorLockout } from './door-lockout.js';
 import { DoorSessions } from './door-session.js';
 import { CheckinRepository } from './door.port.js';
+import { ManualCheckins } from './manual-checkin.js';
 
 /**
  * A full sync (500 scans of about 300 bytes) is larger than the app's general body limit;
@@ -37,10 +38,12 @@ export const SCAN_SYNC_BODY_LIMIT_BYTES = 512 * 1024;
     DoorLockout,
     DoorCodeGuard,
     CheckinService,
+    ManualCheckins,
   ],
-  // The organizer's dashboard counts the check-ins (rules "The organizer").
+  // The organizer's dashboard counts the check-ins, its guest list makes them by hand
+  // (rules "The organizer").
   // The organizer shows and renews the door code (rules "The organizer").
-  exports: [CheckinRepository, DoorCode],
+  exports: [CheckinRepository, ManualCheckins, DoorCode],
 })
 export class DoorModule implements NestModule {
   constructor(

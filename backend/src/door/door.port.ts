@@ -21,6 +21,8 @@ export interface CheckinEvent {
 /** A ticket in the door's download list. */
 export interface DoorTicket {
   id: string;
+  /** The ticket's order: the site's (`ord_…`) or one made in the shop (`shop-…`). */
+  orderId: string;
   seat: number;
   seats: number;
   tier: string | null;
@@ -112,4 +114,9 @@ export abstract class CheckinRepository {
   abstract firstCheckIns(ticketIds: readonly string[]): Promise<Map<string, CheckIn>>;
   /** Idempotent by scan id: a scan recorded before is left as it is. */
   abstract recordScans(scans: readonly ScanRecord[], now: number): Promise<void>;
+  /**
+   * rules "The organizer": the ticket's check-in is undone; returns the one removed, null
+   * when there was none. Its scans stay recorded (a repeated sync of them adds nothing).
+   */
+  abstract removeCheckIn(ticketId: string): Promise<CheckIn | null>;
 }

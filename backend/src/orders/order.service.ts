@@ -453,6 +453,47 @@ export class OrderService {
     await this.finishJob(job, { type: 'refund.succeeded', refundReference });
   }
 
+  /**
+   * rules "The organizer": money the site itself sent back at the provider (the organizer
+   * cancelling from the guest list: `amount` cents more than before, the provider's refund
+   * `refundReference`), recorded as the provider's report of it would be: a partial refund,
+   * or a refund in full once everything went back. `coverPartial` runs in the same
+   * transaction before a partial refund's effects, with the order locked: it marks the
+   * tickets the organizer chose as refunded, so the refund covers those and no others
+   * (`tickets.revokeRefunded` counts them first). A provider that reported the same refund
+   * already (Stripe's `charge.refunded` can be faster) changes nothing here. Null when
+   * there is no such order.
+   */
+  async refundedBySite(
+    orderId: string,
+    refund: { refundReference: string; amount: number },
+    coverPartial?: (tx: Transaction, order: Order) => Promise<void>,
+  ): Promise<{ order: Order; changed: boolean } | null> {
+    const now = Date.now();
+    const applied = await this.store.write(async (tx) => {
+      const order = await tx.get(OrderRepository).lock({ id: orderId });
+      if (!order) return null;
+      if (order.context.refundReference === refund.refundReference) {
+        return { order, next: null };
+      }
+      const amountRefunded = (order.context.refundedAmount ?? 0) + refund.amount;
+      const { refundReference } = refund;
+      const partial = amountRefunded < order.context.total;
+      const next = transitionOrder(
+        order.status,
+        order.context,
+        partial
+          ? { type: 'payment.partiallyRefunded', refundReference, amountRefunded }
+          : { type: 'payment.refunded', refundReference },
+      );
+      if (next.changed && partial && coverPartial) await coverPartial(tx, order);
+      return { order: await this.commit(tx, order, next, now, NO_FACTS), next };
+    });
+    if (!applied) return null;
+    if (applied.next) this.afterCommit(applied.next.effects);
+    return { order: applied.order, changed: applied.next?.changed ?? false };
+  }
+
   private async finishJob(job: OrderJob, event: OrderEvent): Promise<void> {
     const now = Date.now();
     await this.store.write(async (tx) => {

@@ -1,14 +1,18 @@
 import { Module } from '@nestjs/common';
 import { CatalogModule } from '../catalog/catalog.module.js';
 import { DoorModule } from '../door/door.module.js';
+import { JobsModule } from '../jobs/jobs.module.js';
 import { MailModule } from '../mail/mail.module.js';
 import { OrdersModule } from '../orders/orders.module.js';
 import { StoreModule } from '../store/store.module.js';
 import { TicketsModule } from '../tickets/tickets.module.js';
 import { WaitlistModule } from '../waitlist/waitlist.module.js';
 import { OrganizerBadges } from './organizer-badges.js';
+import { OrganizerCancellations } from './organizer-cancellations.js';
 import { OrganizerCode } from './organizer-code.js';
 import { OrganizerDashboard } from './organizer-dashboard.js';
+import { OrganizerGuestsController } from './organizer-guests.controller.js';
+import { OrganizerGuests } from './organizer-guests.js';
 import { OrganizerExtrasController } from './organizer-extras.controller.js';
 import { OrganizerLive } from './organizer-live.js';
 import { OrganizerLockout } from './organizer-lockout.js';
@@ -35,8 +39,9 @@ import { WordPressAccounts } from './wordpress-accounts.js';
     DoorModule,
     WaitlistModule,
     MailModule,
+    JobsModule,
   ],
-  controllers: [OrganizerController, OrganizerExtrasController],
+  controllers: [OrganizerController, OrganizerExtrasController, OrganizerGuestsController],
   providers: [
     OrganizerOptions,
     OrganizerCode,
@@ -48,6 +53,8 @@ import { WordPressAccounts } from './wordpress-accounts.js';
     OrganizerDashboard,
     OrganizerLive,
     OrganizerBadges,
+    OrganizerGuests,
+    OrganizerCancellations,
   ],
 })
 export class OrganizerModule {}

@@ -95,3 +95,24 @@ export function ticketsCoveredByRefund(input: {
   }
   return chosen;
 }
+
+/**
+ * rules "Refunds": what giving back this one ticket costs (the organizer cancels it): the
+ * next unit price of its line, as `ticketsCoveredByRefund` counts the line's refunded
+ * tickets against its dearest units first. Null when the ticket is not open to a refund.
+ */
+export function ticketRefundPrice(input: {
+  lines: readonly OrderLine[];
+  orderDiscount: number;
+  tickets: readonly RefundableTicket[];
+  ticketId: string;
+}): number | null {
+  const ticket = input.tickets.find((t) => t.id === input.ticketId);
+  const line = ticket ? input.lines[ticket.linePosition] : undefined;
+  if (!ticket || !line || ticket.refunded) return null;
+  const totals = paidLineTotals(input.lines, input.orderDiscount);
+  const refunded = input.tickets.filter(
+    (t) => t.linePosition === ticket.linePosition && t.refunded,
+  ).length;
+  return unitPrices(totals[ticket.linePosition]!, line.quantity)[refunded] ?? null;
+}

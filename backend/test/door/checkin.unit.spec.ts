@@ -24,6 +24,7 @@ class FakeCheckins extends CheckinRepository {
   keepEarliest = notUsed;
   firstCheckIns = notUsed;
   recordScans = notUsed;
+  removeCheckIn = notUsed;
 }
 
 function notUsed(): never {

@@ -90,12 +90,17 @@ export function parseGuestQuery(eventId: number, input: string): GuestQuery {
 }
 
 /**
- * The tickets the query finds, at most MAX_SEARCH_HITS. A name matches when every typed
- * word is in the holder's name; holders whose first or last name starts with the first
- * typed word come first, then by name, order and seat. Revoked tickets are found too: the
- * door must be able to say "Storniert".
+ * The tickets the query finds, at most `limit` (the door: MAX_SEARCH_HITS; the organizer's
+ * guest list pages itself). A name matches when every typed word is in the holder's name;
+ * holders whose first or last name starts with the first typed word come first, then by
+ * name, order and seat. Revoked tickets are found too: the door must be able to say
+ * "Storniert".
  */
-export function searchGuests(index: GuestIndex, query: GuestQuery): DoorTicket[] {
+export function searchGuests(
+  index: GuestIndex,
+  query: GuestQuery,
+  limit = MAX_SEARCH_HITS,
+): DoorTicket[] {
   if (query.kind === 'short') return [];
   const hits: { ticket: DoorTicket; rank: number; name: string; at: number }[] = [];
   index.entries.forEach((entry, at) => {
@@ -119,7 +124,7 @@ export function searchGuests(index: GuestIndex, query: GuestQuery): DoorTicket[]
     }
   });
   hits.sort((a, b) => a.rank - b.rank || compareNames(a.name, b.name) || a.at - b.at);
-  return hits.slice(0, MAX_SEARCH_HITS).map((hit) => hit.ticket);
+  return hits.slice(0, limit).map((hit) => hit.ticket);
 }
 
 function compareNames(a: string, b: string): number {

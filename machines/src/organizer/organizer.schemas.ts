@@ -102,3 +102,99 @@ export type OrganizerEvent = z.infer<typeof organizerEventSchema>;
 /** `GET /api/organizer/events`: today's and upcoming events soonest first, then past ones. */
 export const organizerEventsSchema = z.object({ events: z.array(organizerEventSchema) });
 export type OrganizerEvents = z.infer<typeof organizerEventsSchema>;
+
+/**
+ * rules "The organizer", guest list: a ticket's state as the list shows it. `valid` (gültig,
+ * not checked in yet), `checkedIn` (eingecheckt: valid, with its first check-in), `revoked`
+ * (storniert: refunded, disputed or cancelled in the shop; a check-in before stays listed).
+ */
+export const attendeeStatusSchema = z.enum(['valid', 'checkedIn', 'revoked']);
+export type AttendeeStatus = z.infer<typeof attendeeStatusSchema>;
+
+/** The device name the organizer's own check-ins carry, as the door phones show it. */
+export const ORGANIZER_DEVICE = 'Veranstalter';
+
+/** rules "The organizer": one ticket of the guest list. */
+export const attendeeSchema = z.object({
+  ticketId: z.string(),
+  /** The ticket's holder; null when the shop had no name. */
+  name: z.string().nullable(),
+  /** The holder's company; null when none was given. */
+  company: z.string().nullable(),
+  /** The buyer's address (the order's), null when unknown or erased. */
+  email: z.string().nullable(),
+  tier: z.string().nullable(),
+  status: attendeeStatusSchema,
+  /** The first check-in (ISO 8601) and its device ("Tür 1", "Veranstalter"); null before it. */
+  checkedInAt: z.string().nullable(),
+  device: z.string().nullable(),
+  /** The short code as printed (`K7QM-3XPA`); null for a revoked ticket or none stored. */
+  code: z.string().nullable(),
+  /** The order's number as the buyer was told it; null while the shop has not numbered it. */
+  orderNumber: z.string().nullable(),
+  /** The site's order (cancel the whole order); null for an order made in the shop. */
+  orderId: z.string().nullable(),
+  seat: z.number().int(),
+  seats: z.number().int(),
+  /** A guest-list seat of an order of 0 € made in the shop. */
+  guestList: z.boolean(),
+});
+export type Attendee = z.infer<typeof attendeeSchema>;
+
+/** Most tickets one answer of the guest list carries (the page asks for the next ones). */
+export const ATTENDEES_MAX_LIMIT = 500;
+export const ATTENDEES_DEFAULT_LIMIT = 100;
+
+/** `GET /api/organizer/events/:id/attendees` query: `q` searches, `offset`/`limit` page. */
+export const attendeesQuerySchema = z.object({
+  q: z
+    .string()
+    .max(200, 'Der Suchbegriff ist zu lang.')
+    .optional()
+    .transform((q) => q?.trim() ?? ''),
+  offset: z.coerce
+    .number({ error: 'offset muss eine Zahl sein.' })
+    .int('offset muss eine ganze Zahl sein.')
+    .min(0, 'offset darf nicht negativ sein.')
+    .max(1_000_000, 'offset ist zu groß.')
+    .default(0),
+  limit: z.coerce
+    .number({ error: 'limit muss eine Zahl sein.' })
+    .int('limit muss eine ganze Zahl sein.')
+    .min(1, 'limit muss mindestens 1 sein.')
+    .max(ATTENDEES_MAX_LIMIT, `Höchstens ${ATTENDEES_MAX_LIMIT} Tickets auf einmal.`)
+    .default(ATTENDEES_DEFAULT_LIMIT),
+});
+export type AttendeesQuery = z.input<typeof attendeesQuerySchema>;
+
+/**
+ * `GET /api/organizer/events/:id/attendees`: the event's tickets (in order, line and seat
+ * order) or, with `q`, those it finds; `total` how many there are in all.
+ */
+export const attendeesSchema = z.object({
+  attendees: z.array(attendeeSchema),
+  total: z.number().int(),
+  offset: z.number().int(),
+  limit: z.number().int(),
+});
+export type Attendees = z.infer<typeof attendeesSchema>;
+
+/** `POST …/attendees/:ticketId/check-in`, `DELETE` the same, `POST …/resend`: the ticket as it is now. */
+export const attendeeAnswerSchema = z.object({ attendee: attendeeSchema });
+export type AttendeeAnswer = z.infer<typeof attendeeAnswerSchema>;
+
+/**
+ * `POST /api/organizer/events/:id/attendees/:ticketId/cancel`: `scope` `ticket` refunds this
+ * ticket's price (a partial refund of its order), `order` the rest of its whole order.
+ */
+export const attendeeCancelSchema = z.object({
+  scope: z.enum(['ticket', 'order'], { error: 'scope muss "ticket" oder "order" sein.' }),
+});
+export type AttendeeCancel = z.input<typeof attendeeCancelSchema>;
+
+/** What a cancellation refunded (euros) and which tickets it revoked. */
+export const attendeeCancelAnswerSchema = z.object({
+  refunded: z.number(),
+  revoked: z.array(z.string()),
+});
+export type AttendeeCancelAnswer = z.infer<typeof attendeeCancelAnswerSchema>;

@@ -1,0 +1,605 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import {
+  type Attendee,
+  attendeeAnswerSchema,
+  attendeeCancelAnswerSchema,
+  attendeesSchema,
+  foldForSearch,
+  formatTicketCode,
+  ORGANIZER_DEVICE,
+} from '@awhh/machines';
+import { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
+import { recordedShop, WP_APP_PASSWORDS } from '../../../tests/support/woocommerce-fixtures.js';
+import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
+import { csvCell } from '../../src/organizer/organizer-guests.js';
+import { RESEND_LIMIT_MESSAGE } from '../../src/organizer/organizer-guests.controller.js';
+import { FOREIGN_ORIGIN_MESSAGE } from '../../src/organizer/organizer.guard.js';
+import { StoreDatabase } from '../../src/store/store.database.js';
+import {
+  buyerForm,
+  checkoutBody,
+  createTestApp,
+  createTestDatabase,
+  DATABASES,
+  freshIp,
+  inject,
+  line,
+  postCheckout,
+  PUBLIC_URL,
+  resetStore,
+  settleOutbox,
+  waitFor,
+} from '../orders/support/checkout-test-app.js';
+
+jest.setTimeout(120_000);
+
+// rules "The organizer", the guest list, over HTTP against the checkout process with the
+// recorded shop as the fake WooCommerce: the search (accents, company, address, order
+// number, short code), the CSV as a spreadsheet reads it, check-in by hand reaching the
+// door's list and its undo, a ticket mail again, and a ticket or a whole order cancelled
+// with a refund at the test provider.
+
+const CHECKIN_CODE = 'TUER-TEST-2026';
+/** The recorded shop's variable event: VIP 49 € (4 places), Regulär 35 € (40). */
+const EVENT = 42;
+const VIP = 45;
+const REGULAR = 44;
+const EVENT_NAME = 'Sommer-Afterwork auf der MS Hamburg';
+
+describe.each(DATABASES)("the organizer's guest list (%s)", (kind) => {
+  let db: { url: string; drop(): Promise<void> };
+  let shop: FakeWooCommerce;
+  let app: NestFastifyApplication;
+  let cookie: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+  beforeEach(async () => {
+    shop = await FakeWooCommerce.start(recordedShop());
+    const catalog = new WooCommerceCatalogAdapter(
+      { url: shop.url, key: shop.key, secret: shop.secret },
+      { retries: 0, timeoutMs: 5_000 },
+    );
+    app = await createTestApp({
+      databaseUrl: db.url,
+      catalog,
+      env: { ...shop.env, CHECKIN_CODE },
+    });
+    for (const table of ['checkin_scans', 'checkins'] as const) {
+      await store().deleteFrom(table).execute();
+    }
+    await resetStore(app);
+    const signed = await inject(app, {
+      method: 'POST',
+      url: '/api/organizer/session',
+      headers: { 'x-forwarded-for': freshIp(), origin: PUBLIC_URL },
+      payload: { username: 'hanna.hafen', applicationPassword: WP_APP_PASSWORDS.shopManager },
+    });
+    expect(signed.statusCode).toBe(204);
+    cookie = signed.headers['set-cookie']!.split(';')[0]!;
+  });
+  afterEach(async () => {
+    await settleOutbox(app).catch(() => undefined);
+    await app.close();
+    await shop.stop();
+  });
+
+  const store = () => app.get(StoreDatabase).db;
+
+  function organizer(
+    method: string,
+    url: string,
+    options: {
+      payload?: unknown;
+      origin?: string | null;
+      ip?: string;
+      cookie?: string | null;
+    } = {},
+  ) {
+    const origin = options.origin === undefined ? PUBLIC_URL : options.origin;
+    const sent = options.cookie === undefined ? cookie : options.cookie;
+    return inject(app, {
+      method,
+      url,
+      headers: {
+        'x-forwarded-for': options.ip ?? freshIp(),
+        ...(sent ? { cookie: sent } : {}),
+        ...(method !== 'GET' && origin ? { origin } : {}),
+      },
+      ...(options.payload !== undefined ? { payload: options.payload } : {}),
+    });
+  }
+
+  async function attendees(query = ''): Promise<{ attendees: Attendee[]; total: number }> {
+    const res = await organizer('GET', `/api/organizer/events/${EVENT}/attendees${query}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store, private');
+    return attendeesSchema.parse(res.json());
+  }
+
+  async function buy(
+    lines: ReturnType<typeof line>[],
+    buyer: { email: string; name: string },
+    coupon: unknown = null,
+  ) {
+    const res = await postCheckout(app, checkoutBody(lines, { coupon }));
+    expect(res.statusCode).toBe(201);
+    const { id: sessionId, url } = res.json();
+    const paid = await inject(app, {
+      method: 'POST',
+      url: `${new URL(url).pathname}/pay`,
+      ...buyerForm(buyer),
+    });
+    expect(paid.statusCode).toBe(303);
+    const order = await store()
+      .selectFrom('orders')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .executeTakeFirstOrThrow();
+    const tickets = await store()
+      .selectFrom('tickets')
+      .selectAll()
+      .where('order_id', '=', order.id)
+      .orderBy('line_position')
+      .orderBy('seat')
+      .execute();
+    return { orderId: order.id, tickets };
+  }
+
+  const tier = (variationId: number, price: number, quantity: number, name: string) => ({
+    ...line(EVENT, price, quantity, `${EVENT_NAME} – ${name}`),
+    variationId,
+  });
+
+  const handedOff = (orderId: string) =>
+    waitFor(async () => {
+      const row = await store()
+        .selectFrom('orders')
+        .select('status')
+        .where('id', '=', orderId)
+        .executeTakeFirstOrThrow();
+      return row.status === 'handedOff';
+    }, 10_000);
+
+  const door = (method: string, url: string, payload?: unknown) =>
+    inject(app, {
+      method,
+      url,
+      headers: { authorization: `Bearer ${CHECKIN_CODE}`, 'x-forwarded-for': freshIp() },
+      ...(payload !== undefined ? { payload } : {}),
+    });
+
+  async function doorTicket(ticketId: string) {
+    const res = await door('GET', `/api/checkin/events/${EVENT}/tickets`);
+    expect(res.statusCode).toBe(200);
+    return (
+      res.json().tickets as { id: string; checkedInAt?: string; checkedInDevice?: string }[]
+    ).find((t) => t.id === ticketId)!;
+  }
+
+  it('rules "The organizer": the guest list finds guests by name without accents, by address, order number and short code; pages are bounded; bad input is a German 4xx', async () => {
+    const mueller = await buy([tier(REGULAR, 35, 2, 'Regulär')], {
+      email: 'j.mueller@reederei-nord.example',
+      name: 'Jürgen Müller',
+    });
+    const schmidt = await buy([tier(VIP, 49, 1, 'VIP')], {
+      email: 'anna@example.org',
+      name: 'Anna Schmidt',
+    });
+    await handedOff(mueller.orderId);
+    // The order's second seat has no name yet.
+    await store()
+      .updateTable('tickets')
+      .set({ holder: null })
+      .where('id', '=', mueller.tickets[1]!.id)
+      .execute();
+
+    const all = await attendees();
+    expect(all.total).toBe(3);
+    // The buyer's name is the first seat's; nameless seats come last.
+    expect(all.attendees.map((a) => a.name)).toEqual(['Anna Schmidt', 'Jürgen Müller', null]);
+    const { orderNumber: _number, ...anna } = all.attendees[0]!;
+    expect(anna).toEqual({
+      ticketId: schmidt.tickets[0]!.id,
+      name: 'Anna Schmidt',
+      company: null,
+      email: 'anna@example.org',
+      tier: 'VIP',
+      status: 'valid',
+      checkedInAt: null,
+      device: null,
+      code: formatTicketCode(schmidt.tickets[0]!.code!),
+      orderId: schmidt.orderId,
+      seat: 1,
+      seats: 1,
+      guestList: false,
+    });
+
+    const names = async (q: string) =>
+      (await attendees(`?q=${encodeURIComponent(q)}`)).attendees.map((a) => a.ticketId);
+    const muellers = mueller.tickets.map((t) => t.id);
+    // Accents and the German spellings of umlauts do not count; the name, or the address
+    // of the order's other seat.
+    for (const q of ['muller', 'MUELLER', 'müller']) {
+      expect((await names(q)).sort()).toEqual([...muellers].sort());
+    }
+    for (const q of ['Jürgen', 'jurg mul', 'JUERGEN MUELLER']) {
+      expect(await names(q)).toEqual([muellers[0]]);
+    }
+    // Part of the address (the company's domain) or the whole address.
+    expect((await names('reederei')).sort()).toEqual([...muellers].sort());
+    expect((await names('J.Mueller@Reederei-Nord.example')).sort()).toEqual([...muellers].sort());
+    // The shop's order number, with or without #.
+    const number = (
+      await store()
+        .selectFrom('orders')
+        .select('catalog_order_id')
+        .where('id', '=', mueller.orderId)
+        .executeTakeFirstOrThrow()
+    ).catalog_order_id!;
+    expect((await names(`#${number}`)).sort()).toEqual([...muellers].sort());
+    // The short code in any case, with or without its dash.
+    const code = mueller.tickets[1]!.code!;
+    expect(await names(code.toLowerCase())).toEqual([mueller.tickets[1]!.id]);
+    expect(await names(formatTicketCode(code))).toEqual([mueller.tickets[1]!.id]);
+    expect(await names('niemand')).toEqual([]);
+    expect(foldForSearch('Müller')).toBe('muller');
+
+    // Pages: at most `limit` from `offset`, with the total.
+    const page = await attendees('?limit=1&offset=1');
+    expect(page).toMatchObject({ total: 3, offset: 1, limit: 1 });
+    expect(page.attendees.map((a) => a.name)).toEqual(['Jürgen Müller']);
+
+    for (const query of [
+      '?limit=0',
+      '?limit=501',
+      '?limit=abc',
+      '?offset=-1',
+      `?q=${'x'.repeat(201)}`,
+      '?q=a&q=b',
+    ]) {
+      const res = await organizer('GET', `/api/organizer/events/${EVENT}/attendees${query}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/limit|offset|Such|Tickets|ungültig|Zeichenkette|string/i);
+    }
+    for (const url of [
+      '/api/organizer/events/abc/attendees',
+      '/api/organizer/events/99999/attendees',
+      '/api/organizer/events/1e3/attendees.csv',
+    ]) {
+      const res = await organizer('GET', url);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toBe('Dieses Event gibt es nicht.');
+    }
+    const anonymous = await organizer('GET', `/api/organizer/events/${EVENT}/attendees`, {
+      cookie: null,
+    });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('rules "The organizer": the CSV is UTF-8 with BOM, ";"-separated, German headers, and a name that looks like a formula stays text', async () => {
+    const bought = await buy([tier(REGULAR, 35, 2, 'Regulär')], {
+      email: 'gast@example.org',
+      name: 'Karla Kundin',
+    });
+    await store()
+      .updateTable('tickets')
+      .set({ holder: '=HYPERLINK("http://evil.example";"Klick")' })
+      .where('id', '=', bought.tickets[1]!.id)
+      .execute();
+
+    // The bytes as a spreadsheet opens them (fetch's text() would drop the BOM).
+    const res = await fetch(`${await app.getUrl()}/api/organizer/events/${EVENT}/attendees.csv`, {
+      headers: { cookie, 'x-forwarded-for': freshIp() },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="gaesteliste-${EVENT}.csv"`,
+    );
+    expect(res.headers.get('cache-control')).toBe('no-store, private');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const rows = parseCsv(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).slice(1));
+    expect(rows[0]).toEqual([
+      'Name',
+      'Firma',
+      'E-Mail',
+      'Ticketart',
+      'Status',
+      'Eingecheckt am',
+      'Eingecheckt um',
+      'Gerät',
+      'Ticket-Code',
+      'Bestellnummer',
+      'Platz',
+      'Gästeliste',
+    ]);
+    expect(rows).toHaveLength(3);
+    const karla = rows.find((r) => r[0] === 'Karla Kundin')!;
+    expect(karla.slice(1, 5)).toEqual(['', 'gast@example.org', 'Regulär', 'Gültig']);
+    expect(karla[8]).toBe(formatTicketCode(bought.tickets[0]!.code!));
+    expect(karla[10]).toBe('1 von 2');
+    // The formula is text: a spreadsheet shows it as typed and runs nothing.
+    const formula = rows.find((r) => r[0]!.includes('HYPERLINK'))!;
+    expect(formula[0]).toBe('\'=HYPERLINK("http://evil.example";"Klick")');
+
+    for (const [value, cell] of [
+      ['=1+1', "'=1+1"],
+      ['+49 40 123', "'+49 40 123"],
+      ['-5', "'-5"],
+      ['@SUM(A1)', "'@SUM(A1)"],
+      ['Müller; Co', '"Müller; Co"'],
+      ['Er sagt "hallo"', '"Er sagt ""hallo"""'],
+      ['Anna', 'Anna'],
+    ]) {
+      expect(csvCell(value!)).toBe(cell);
+    }
+  });
+
+  it('rules "The organizer": a check-in by hand reaches the door\'s list as a scan would; the first check-in wins; undo takes back any check-in', async () => {
+    const bought = await buy([tier(VIP, 49, 2, 'VIP')], {
+      email: 'gast@example.org',
+      name: 'Karla Kundin',
+    });
+    const [first, second] = bought.tickets;
+    const url = (id: string) => `/api/organizer/events/${EVENT}/attendees/${id}/check-in`;
+
+    // Only from the site's own pages.
+    const foreign = await organizer('POST', url(first!.id), { origin: 'https://evil.example' });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json().message).toBe(FOREIGN_ORIGIN_MESSAGE);
+
+    const res = await organizer('POST', url(first!.id));
+    expect(res.statusCode).toBe(200);
+    const { attendee } = attendeeAnswerSchema.parse(res.json());
+    expect(attendee).toMatchObject({ status: 'checkedIn', device: ORGANIZER_DEVICE });
+    expect(Date.now() - Date.parse(attendee.checkedInAt!)).toBeLessThan(10_000);
+    // The door phones learn it with their next download of the list.
+    expect(await doorTicket(first!.id)).toMatchObject({
+      checkedInAt: attendee.checkedInAt,
+      checkedInDevice: ORGANIZER_DEVICE,
+    });
+    // A second check-in keeps the first.
+    const again = await organizer('POST', url(first!.id));
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toMatch(
+      /^Bereits eingecheckt am \d\d\.\d\d\.\d{4} um \d\d:\d\d Uhr \(Veranstalter\)\.$/,
+    );
+
+    // The door's scan of the other ticket; the organizer then takes it back.
+    await store()
+      .updateTable('tickets')
+      .set({
+        starts_at: new Date(Date.now() + 3_600_000).toISOString(),
+        issued_at: Date.now() - 60_000,
+      })
+      .where('order_id', '=', bought.orderId)
+      .execute();
+    const scanned = await door('POST', '/api/checkin/scans', {
+      scans: [
+        {
+          scanId: 'scan-1',
+          code: second!.code,
+          eventId: EVENT,
+          scannedAt: Date.now(),
+          device: 'Tür 1',
+        },
+      ],
+    });
+    expect(scanned.json().results[0].status).toBe('ok');
+    const listed = (await attendees()).attendees.find((a) => a.ticketId === second!.id)!;
+    expect(listed).toMatchObject({ status: 'checkedIn', device: 'Tür 1' });
+    const undone = await organizer('DELETE', url(second!.id));
+    expect(undone.statusCode).toBe(200);
+    expect(attendeeAnswerSchema.parse(undone.json()).attendee).toMatchObject({
+      status: 'valid',
+      checkedInAt: null,
+      device: null,
+    });
+    expect((await doorTicket(second!.id)).checkedInAt).toBeUndefined();
+    // The same scan synced again adds nothing; a new scan at the door checks the guest in.
+    await door('POST', '/api/checkin/scans', {
+      scans: [
+        {
+          scanId: 'scan-1',
+          code: second!.code,
+          eventId: EVENT,
+          scannedAt: Date.now(),
+          device: 'Tür 1',
+        },
+      ],
+    });
+    expect((await doorTicket(second!.id)).checkedInAt).toBeUndefined();
+    const rescan = await door('POST', '/api/checkin/scans', {
+      scans: [
+        {
+          scanId: 'scan-2',
+          code: second!.code,
+          eventId: EVENT,
+          scannedAt: Date.now(),
+          device: 'Tür 2',
+        },
+      ],
+    });
+    expect(rescan.json().results[0].status).toBe('ok');
+    // Undoing twice is no error; unknown tickets and ids are 404, never 500.
+    expect((await organizer('DELETE', url(first!.id))).statusCode).toBe(200);
+    expect((await organizer('DELETE', url(first!.id))).statusCode).toBe(200);
+    for (const bad of ['tkt_unknown', 'x'.repeat(65), '%27%20OR%201%3D1']) {
+      const res = await organizer('POST', url(bad));
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toBe('Dieses Ticket gibt es bei diesem Event nicht.');
+    }
+    // A ticket of another event is not this event's.
+    expect(
+      (await organizer('POST', `/api/organizer/events/15/attendees/${first!.id}/check-in`))
+        .statusCode,
+    ).toBe(404);
+  });
+
+  it('rules "The organizer": a ticket\'s mail again through the outbox, rate-limited', async () => {
+    const bought = await buy([tier(VIP, 49, 1, 'VIP')], {
+      email: 'gast@example.org',
+      name: 'Karla Kundin',
+    });
+    await settleOutbox(app);
+    const mailsBefore = await store().selectFrom('mails').select('id').execute();
+    const ip = freshIp();
+    const url = `/api/organizer/events/${EVENT}/attendees/${bought.tickets[0]!.id}/resend`;
+    const res = await organizer('POST', url, { ip });
+    expect(res.statusCode).toBe(202);
+    expect(attendeeAnswerSchema.parse(res.json()).attendee.email).toBe('gast@example.org');
+    await settleOutbox(app);
+    const mails = await store().selectFrom('mails').select(['id', 'to_address']).execute();
+    expect(mails.length).toBe(mailsBefore.length + 1);
+    expect(mails.map((m) => m.to_address)).toContain('gast@example.org');
+
+    let limited = null;
+    for (let i = 0; i < 12 && !limited; i += 1) {
+      const next = await organizer('POST', url, { ip });
+      if (next.statusCode === 429) limited = next;
+      else expect(next.statusCode).toBe(202);
+    }
+    expect(limited?.json().message).toBe(RESEND_LIMIT_MESSAGE);
+    expect(limited?.headers['retry-after']).toBeDefined();
+  });
+
+  it('rules "The organizer": one ticket cancelled is a partial refund of its price after the coupon; that ticket is revoked, the others stay valid, the shop gets its refund', async () => {
+    const bought = await buy(
+      [tier(REGULAR, 35, 2, 'Regulär')],
+      { email: 'gast@example.org', name: 'Karla Kundin' },
+      { code: 'FEST5', discountType: 'fixed_cart', discount: 5 },
+    );
+    await handedOff(bought.orderId);
+    const [seat1, seat2] = bought.tickets;
+    const cancel = (id: string, payload: unknown, origin?: string) =>
+      organizer('POST', `/api/organizer/events/${EVENT}/attendees/${id}/cancel`, {
+        payload,
+        ...(origin ? { origin } : {}),
+      });
+
+    expect((await cancel(seat1!.id, { scope: 'ticket' }, 'https://evil.example')).statusCode).toBe(
+      403,
+    );
+    for (const body of [{}, { scope: 'alles' }, 'text']) {
+      const res = await cancel(seat1!.id, body);
+      expect(res.statusCode).toBe(400);
+    }
+
+    // 70 € less 5 € is 65 € for two: 32,50 € each.
+    const res = await cancel(seat1!.id, { scope: 'ticket' });
+    expect(res.statusCode).toBe(200);
+    expect(attendeeCancelAnswerSchema.parse(res.json())).toEqual({
+      refunded: 32.5,
+      revoked: [seat1!.id],
+    });
+    const order = await store()
+      .selectFrom('orders')
+      .select(['status', 'refunded_amount'])
+      .where('id', '=', bought.orderId)
+      .executeTakeFirstOrThrow();
+    expect(order).toEqual({ status: 'handedOff', refunded_amount: 3250 });
+    const list = (await attendees()).attendees;
+    expect(list.find((a) => a.ticketId === seat1!.id)).toMatchObject({
+      status: 'revoked',
+      code: null,
+    });
+    expect(list.find((a) => a.ticketId === seat2!.id)).toMatchObject({ status: 'valid' });
+    // The shop records the refund with the ticket's line, one unit back in stock.
+    await waitFor(
+      () => shop.requests.some((r) => r.method === 'POST' && r.path.endsWith('/refunds')),
+      10_000,
+    );
+    const refund = shop.requests.find((r) => r.method === 'POST' && r.path.endsWith('/refunds'))!;
+    expect(refund.body).toMatchObject({ amount: '32.50', restock_items: true });
+
+    // Cancelled once is enough.
+    const again = await cancel(seat1!.id, { scope: 'ticket' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('Dieses Ticket ist bereits storniert.');
+
+    // The rest of the order: 32,50 € more, and every ticket is revoked.
+    const whole = await cancel(seat2!.id, { scope: 'order' });
+    expect(whole.statusCode).toBe(200);
+    expect(attendeeCancelAnswerSchema.parse(whole.json())).toEqual({
+      refunded: 32.5,
+      revoked: [seat2!.id],
+    });
+    expect(
+      await store()
+        .selectFrom('orders')
+        .select(['status', 'refunded_amount'])
+        .where('id', '=', bought.orderId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ status: 'refunded', refunded_amount: 6500 });
+    const nothingLeft = await cancel(seat2!.id, { scope: 'order' });
+    expect(nothingLeft.statusCode).toBe(409);
+  });
+
+  it('rules "The organizer": a whole order cancelled is refunded in full; its tickets are revoked and the door says "Storniert"', async () => {
+    const bought = await buy([tier(VIP, 49, 2, 'VIP')], {
+      email: 'gast@example.org',
+      name: 'Karla Kundin',
+    });
+    await handedOff(bought.orderId);
+    const res = await organizer(
+      'POST',
+      `/api/organizer/events/${EVENT}/attendees/${bought.tickets[1]!.id}/cancel`,
+      { payload: { scope: 'order' } },
+    );
+    expect(res.statusCode).toBe(200);
+    expect(attendeeCancelAnswerSchema.parse(res.json())).toEqual({
+      refunded: 98,
+      revoked: bought.tickets.map((t) => t.id),
+    });
+    expect((await attendees()).attendees.map((a) => a.status)).toEqual(['revoked', 'revoked']);
+    const list = await door('GET', `/api/checkin/events/${EVENT}/tickets`);
+    expect((list.json().tickets as { status: string }[]).map((t) => t.status)).toEqual([
+      'revoked',
+      'revoked',
+    ]);
+    // The shop's refund puts both places back in stock.
+    await waitFor(() => shop.variations.find((v) => v.id === VIP)!.stock_quantity === 4, 10_000);
+    // A revoked ticket is not checked in by hand.
+    const checkIn = await organizer(
+      'POST',
+      `/api/organizer/events/${EVENT}/attendees/${bought.tickets[0]!.id}/check-in`,
+    );
+    expect(checkIn.statusCode).toBe(409);
+  });
+});
+
+/** A CSV as a spreadsheet reads it: `;` between cells, quoted cells with "" for a quote. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ';') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i += 1;
+    } else cell += c;
+  }
+  if (cell !== '' || row.length > 0) rows.push([...row, cell]);
+  return rows;
+}
