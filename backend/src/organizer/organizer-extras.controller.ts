@@ -1,4 +1,5 @@
 import {
+  Body,
   Controller,
   Get,
   HttpCode,
@@ -9,12 +10,18 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
-import type { OrganizerDoorCode } from '@awhh/machines';
+import type {
+  OrganizerDoorCode,
+  OrganizerMail,
+  OrganizerMailPreview,
+  OrganizerMails,
+} from '@awhh/machines';
 import type { FastifyReply } from 'fastify';
 import { apiError } from '../common/api-error.js';
 import { RateLimit } from '../common/rate-limit.js';
 import { DoorCode, DoorCodeFixedError } from '../door/door-code.js';
 import { type BadgeLayout, OrganizerBadges } from './organizer-badges.js';
+import { OrganizerMails as OrganizerMailService } from './organizer-mail.js';
 import { EVENT_NOT_FOUND_MESSAGE } from './organizer.controller.js';
 import { OrganizerGuard } from './organizer.guard.js';
 
@@ -32,8 +39,8 @@ export function eventIdOf(param: string): number {
 
 /**
  * rules "The organizer": what /veranstalter does for an evening beyond its figures: the
- * name badges and the door code. Behind the same guard as the dashboard (the cookie, no caching, `Origin` on
- * changes).
+ * name badges, the mail to every holder and the door code. Behind the same guard as the
+ * dashboard (the cookie, no caching, `Origin` on changes).
  */
 @Controller('organizer')
 @UseGuards(OrganizerGuard)
@@ -41,7 +48,43 @@ export class OrganizerExtrasController {
   constructor(
     @Inject(OrganizerBadges) private readonly badges: OrganizerBadges,
     @Inject(DoorCode) private readonly doorCode: DoorCode,
+    @Inject(OrganizerMailService) private readonly mails: OrganizerMailService,
   ) {}
+
+  /** The mails sent to the event's holders, newest first, with how many went out so far. */
+  @Get('events/:id/mails')
+  mailList(@Param('id') idParam: string): Promise<OrganizerMails> {
+    return this.mails.list(eventIdOf(idParam));
+  }
+
+  /** The mail as holders will get it, and to how many addresses it would go now. */
+  @Post('events/:id/mails/preview')
+  @HttpCode(200)
+  @RateLimit({ name: 'organizer-mail-preview', limit: 60, windowMs: 60_000 })
+  mailPreview(@Param('id') idParam: string, @Body() body: unknown): Promise<OrganizerMailPreview> {
+    return this.mails.preview(eventIdOf(idParam), body);
+  }
+
+  /** "An mich testen": the mail to the organizer's own address first. */
+  @Post('events/:id/mails/test')
+  @HttpCode(202)
+  @RateLimit({ name: 'organizer-mail-test', limit: 10, windowMs: 10 * 60_000 })
+  mailTest(@Param('id') idParam: string, @Body() body: unknown): Promise<{ to: string }> {
+    return this.mails.test(eventIdOf(idParam), body);
+  }
+
+  /** Sends to every valid holder through the job runner: 201, or 200 for a repeated sendId. */
+  @Post('events/:id/mails')
+  @RateLimit({ name: 'organizer-mail-send', limit: 10, windowMs: 60 * 60_000 })
+  async mailSend(
+    @Param('id') idParam: string,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ mail: OrganizerMail }> {
+    const { mail, created } = await this.mails.send(eventIdOf(idParam), body);
+    reply.status(created ? 201 : 200);
+    return { mail };
+  }
 
   /** The door code the staff type at /einlass, and whether it can be renewed here. */
   @Get('door-code')

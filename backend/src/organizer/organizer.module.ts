@@ -4,7 +4,7 @@ import { DoorModule } from '../door/door.module.js';
 import { JobsModule } from '../jobs/jobs.module.js';
 import { MailModule } from '../mail/mail.module.js';
 import { OrdersModule } from '../orders/orders.module.js';
-import { StoreModule } from '../store/store.module.js';
+import { storeRepository, StoreModule } from '../store/store.module.js';
 import { TicketsModule } from '../tickets/tickets.module.js';
 import { WaitlistModule } from '../waitlist/waitlist.module.js';
 import { OrganizerBadges } from './organizer-badges.js';
@@ -15,6 +15,9 @@ import { OrganizerGuestsController } from './organizer-guests.controller.js';
 import { OrganizerGuests } from './organizer-guests.js';
 import { OrganizerExtrasController } from './organizer-extras.controller.js';
 import { OrganizerLive } from './organizer-live.js';
+import { OrganizerMails } from './organizer-mail.js';
+import { OrganizerMailRepository } from './organizer-mail.port.js';
+import { KyselyOrganizerMailRepository } from './organizer-mail.repository.js';
 import { OrganizerLockout } from './organizer-lockout.js';
 import { OrganizerSessions } from './organizer-session.js';
 import { OrganizerSignIn } from './organizer-sign-in.js';
@@ -53,6 +56,8 @@ import { WordPressAccounts } from './wordpress-accounts.js';
     OrganizerDashboard,
     OrganizerLive,
     OrganizerBadges,
+    storeRepository(OrganizerMailRepository, (db) => new KyselyOrganizerMailRepository(db)),
+    OrganizerMails,
     OrganizerGuests,
     OrganizerCancellations,
   ],

@@ -698,6 +698,36 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // rules "The organizer": mails to every valid holder of an event, one recipient row per
+    // address (by a ticket, so no address is copied), each sent by a job of its own.
+    '2026-12-04-002-organizer-mails': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('organizer_mails')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('send_id', 'text', (c) => c.notNull().unique())
+          .addColumn('event_id', 'integer', (c) => c.notNull())
+          .addColumn('event_name', 'text', (c) => c.notNull())
+          .addColumn('starts_at', 'text')
+          .addColumn('subject', 'text', (c) => c.notNull())
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addColumn('recipients', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('organizer_mails_event_idx')
+          .on('organizer_mails')
+          .column('event_id')
+          .execute();
+        await db.schema
+          .createTable('organizer_mail_recipients')
+          .addColumn('mail_id', 'text', (c) => c.notNull().references('organizer_mails.id'))
+          .addColumn('ticket_id', 'text', (c) => c.notNull())
+          .addColumn('sent_at', 'bigint')
+          .addPrimaryKeyConstraint('organizer_mail_recipients_pk', ['mail_id', 'ticket_id'])
+          .execute();
+      },
+    },
   };
 }
 

@@ -304,6 +304,30 @@ export interface ShopOrderSweepsTable {
   last_error: string | null;
 }
 
+/** rules "The organizer": a mail the organizer sent to every valid holder of an event. */
+export interface OrganizerMailsTable {
+  id: string;
+  /** The page's id for the sending, unique: a repeated request finds the mail it made. */
+  send_id: string;
+  event_id: number;
+  /** The event as the dashboard named it when the mail was sent. */
+  event_name: string;
+  starts_at: string | null;
+  subject: string;
+  /** The organizer's plain text; escaped when rendered. */
+  body: string;
+  recipients: number;
+  created_at: number;
+}
+
+/** One address of an organizer's mail, by one of its valid tickets (no address kept here). */
+export interface OrganizerMailRecipientsTable {
+  mail_id: string;
+  ticket_id: string;
+  /** When the mail server accepted this recipient's mail; null until then. */
+  sent_at: number | null;
+}
+
 export interface StoreSchema {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
@@ -324,4 +348,6 @@ export interface StoreSchema {
   coupon_locks: CouponLocksTable;
   shop_orders: ShopOrdersTable;
   shop_order_sweeps: ShopOrderSweepsTable;
+  organizer_mails: OrganizerMailsTable;
+  organizer_mail_recipients: OrganizerMailRecipientsTable;
 }
