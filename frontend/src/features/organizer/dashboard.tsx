@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import type { OrganizerEvent } from '@awhh/machines';
 import { Button } from '@/components/ui/button';
 import { ErrorState, Loading, Skeleton } from '@/components/ui/feedback';
 import { ApiRequestError, errorText } from '@/lib/api-client';
 import { fetchOrganizerEvents } from './api';
 import { EventCard } from './event-card';
+import { GuestList } from './guest-list';
 import styles from './organizer.module.css';
 
 /**
@@ -26,8 +28,19 @@ export interface DashboardProps {
   onSessionDoubt: () => void;
 }
 
-/** rules "The organizer": every event of the shop as a card, the current ones live. */
+/** The event whose guest list is open (`?gaeste=<id>`, so the back button closes it). */
+function guestListOf(params: URLSearchParams): number | null {
+  const value = params.get('gaeste');
+  return value && /^\d{1,10}$/.test(value) ? Number(value) : null;
+}
+
+/**
+ * rules "The organizer": every event of the shop as a card, the current ones live; or one
+ * event's guest list.
+ */
 export function Dashboard({ name, signingOut, onSignOut, onSessionDoubt }: DashboardProps) {
+  const [params] = useSearchParams();
+  const guestsOf = guestListOf(params);
   const [events, setEvents] = useState<OrganizerEvent[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
@@ -75,7 +88,18 @@ export function Dashboard({ name, signingOut, onSignOut, onSessionDoubt }: Dashb
         </div>
       </div>
 
-      {error ? (
+      {guestsOf !== null ? (
+        <>
+          <p className={styles.back}>
+            <Link to="?">← Alle Events</Link>
+          </p>
+          <GuestList
+            eventId={guestsOf}
+            eventName={events?.find((e) => e.id === guestsOf)?.name ?? ''}
+            onSessionDoubt={onSessionDoubt}
+          />
+        </>
+      ) : error ? (
         <ErrorState message={error} onRetry={reload} />
       ) : events === null ? (
         <Loading label="Die Zahlen werden geladen …">

@@ -6,6 +6,7 @@ import {
   type OrganizerEvent,
   type OrganizerTier,
 } from '@awhh/machines';
+import { ButtonLink } from '@/components/ui/button';
 import { FiguresChart } from './figures-chart';
 import { type LiveState, useLiveEvent } from './use-live-event';
 import styles from './organizer.module.css';
@@ -149,6 +150,12 @@ export function EventCard({ event: initial, live, onStreamEnded }: EventCardProp
           empty="Noch niemand eingecheckt."
         />
       </div>
+
+      <p className={styles.cardLinks}>
+        <ButtonLink to={`?gaeste=${event.id}`} variant="secondary">
+          Gästeliste<span className="visually-hidden"> von {event.name}</span>
+        </ButtonLink>
+      </p>
     </article>
   );
 }
