@@ -1,0 +1,134 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, openPage } from '../support/browser.js';
+import { buyTickets, moveEventToTonight } from '../support/door.js';
+import { startTarget, type RunningSite } from '../support/site.js';
+
+// rules "The organizer", the guest list, in Chromium through the production topology: the
+// organizer finds a guest on a phone, checks them in by hand, and the door's /einlass lists
+// that check-in after its download; a ticket is cancelled after the confirmation; the CSV
+// comes as a download. Screenshots go to /tmp.
+
+jest.setTimeout(180_000);
+
+const ORGANIZER_CODE = 'Elbe-Orga-2026-Hafen';
+const DOOR_CODE = 'Elbe-Einlass-7K2M';
+const EVENT = 'Sommer-Afterwork auf der MS Hamburg';
+const EVENT_PATH = '/events/sommer-afterwork-ms-hamburg';
+const MOBILE = { width: 390, height: 844 };
+
+let site: RunningSite;
+let browser: Browser;
+
+beforeAll(async () => {
+  site = await startTarget({ ORGANIZER_CODE, CHECKIN_CODE: DOOR_CODE });
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+}
+
+describe('the guest list on /veranstalter', () => {
+  it('finds a guest, checks them in by hand (the door lists it after its download), cancels a ticket after confirming, exports CSV', async () => {
+    const buyer = await openPage(browser);
+    const purchase = await buyTickets(buyer.page, site.url, {
+      eventPath: EVENT_PATH,
+      tier: 'Regulär',
+      quantity: 2,
+    });
+    await buyer.context.close();
+    const eventId = JSON.parse(
+      Buffer.from(purchase.tokens[0]!.split('.')[1]!, 'base64url').toString(),
+    ).e as number;
+    await moveEventToTonight(site.dataDir, eventId);
+
+    const organizer = await openPage(browser, { viewport: MOBILE });
+    const { page } = organizer;
+    await page.goto(`${site.url}/veranstalter`);
+    await page.getByLabel('Veranstaltercode').fill(ORGANIZER_CODE);
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page
+      .getByRole('article', { name: EVENT })
+      .getByRole('link', { name: `Gästeliste von ${EVENT}` })
+      .click();
+    await page.getByRole('heading', { level: 2, name: /^Gästeliste/ }).waitFor();
+    expect(new URL(page.url()).searchParams.get('gaeste')).toBe(String(eventId));
+
+    // Umlauts and case do not count: "KUNDIN" finds Karla Kundin.
+    await page.getByLabel('Gast suchen').fill('KUNDIN');
+    await page.getByText(/^\d Tickets? gefunden$/).waitFor();
+    const guests = page.locator('li[data-ticket-id]');
+    const first = guests.first();
+    await first.getByText('Karla Kundin', { exact: true }).waitFor();
+    await first.getByRole('button', { name: /^Einchecken/ }).click();
+    await page
+      .getByRole('status')
+      .getByText(/ist eingecheckt\.$/)
+      .waitFor();
+    await first.getByText(/^Eingecheckt um \d\d:\d\d Uhr · Veranstalter$/).waitFor();
+    expect(await first.getAttribute('data-status')).toBe('checkedIn');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/veranstalter-gaesteliste-390.png', fullPage: true });
+
+    // The door learns it with its download of the list: its guest list says who checked in.
+    const door = await openPage(browser, { viewport: MOBILE });
+    await door.page.goto(`${site.url}/einlass`);
+    await door.page.getByLabel('Türcode').fill(DOOR_CODE);
+    await door.page.getByRole('button', { name: 'Entsperren' }).click();
+    await door.page.getByRole('button', { name: new RegExp(`^${EVENT}`) }).click();
+    await door.page.getByRole('heading', { level: 1, name: EVENT }).waitFor();
+    await door.page.getByLabel('Gästeliste durchsuchen').fill('Kundin');
+    await door.page
+      .getByRole('list', { name: 'Treffer' })
+      .getByText(/Eingecheckt .*Veranstalter/)
+      .first()
+      .waitFor({ timeout: 10_000 });
+    await door.page.screenshot({ path: '/tmp/einlass-gaesteliste-390.png', fullPage: true });
+    await door.context.close();
+
+    // Taken back: the ticket is valid again.
+    await first.getByRole('button', { name: /^Check-in zurücknehmen/ }).click();
+    await first.getByText('Gültig', { exact: true }).waitFor();
+
+    // Cancelling asks first; one ticket is refunded at its price.
+    await page.getByLabel('Gast suchen').fill('');
+    await page.getByText(/^2 Tickets$/).waitFor();
+    const second = guests.nth(1);
+    const secondId = await second.getAttribute('data-ticket-id');
+    await second.getByRole('button', { name: /^Stornieren/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await dialog.getByLabel(/Nur dieses Ticket/).check();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/veranstalter-stornieren-390.png' });
+    await dialog.getByRole('button', { name: 'Stornieren und erstatten' }).click();
+    await page
+      .getByRole('status')
+      .getByText('1 Ticket storniert, 35,00\u00a0€ werden erstattet.')
+      .waitFor({ timeout: 10_000 });
+    await page
+      .locator(`li[data-ticket-id="${secondId}"][data-status="revoked"]`)
+      .getByText('Storniert', { exact: true })
+      .waitFor();
+    expect(await dialog.count()).toBe(0);
+
+    // The CSV link downloads the list.
+    const href = await page.getByRole('link', { name: 'CSV herunterladen' }).getAttribute('href');
+    const csv = await organizer.context.request.get(`${site.url}${href}`);
+    expect(csv.status()).toBe(200);
+    expect(csv.headers()['content-disposition']).toMatch(/^attachment; filename="gaesteliste-/);
+    const bytes = await csv.body();
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(bytes.toString('utf8').split('\r\n')[0]).toMatch(/^\uFEFFName;Firma;E-Mail;/);
+    await organizer.context.close();
+  });
+});
