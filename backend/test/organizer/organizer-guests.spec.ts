@@ -21,6 +21,7 @@ import {
   createTestApp,
   createTestDatabase,
   DATABASES,
+  fastOptions,
   freshIp,
   inject,
   line,
@@ -68,8 +69,15 @@ describe.each(DATABASES)("the organizer's guest list (%s)", (kind) => {
       databaseUrl: db.url,
       catalog,
       env: { ...shop.env, CHECKIN_CODE },
+      // The waiting list's pass looks often, so a place that came back is offered in time.
+      options: fastOptions({ waitlistPassMs: 300 }),
     });
-    for (const table of ['checkin_scans', 'checkins'] as const) {
+    for (const table of [
+      'checkin_scans',
+      'checkins',
+      'waitlist_offers',
+      'waitlist_entries',
+    ] as const) {
       await store().deleteFrom(table).execute();
     }
     await resetStore(app);
@@ -539,6 +547,55 @@ describe.each(DATABASES)("the organizer's guest list (%s)", (kind) => {
     ).toEqual({ status: 'refunded', refunded_amount: 6500 });
     const nothingLeft = await cancel(seat2!.id, { scope: 'order' });
     expect(nothingLeft.statusCode).toBe(409);
+  });
+
+  it('rules "The organizer": a ticket of a sold-out tier cancelled goes back to the shop\'s stock and from there to the waiting list', async () => {
+    const bought = await buy([tier(VIP, 49, 4, 'VIP')], {
+      email: 'gast@example.org',
+      name: 'Karla Kundin',
+    });
+    await handedOff(bought.orderId);
+    await waitFor(() => shop.variations.find((v) => v.id === VIP)!.stock_quantity === 0, 10_000);
+    const join = await inject(app, {
+      method: 'POST',
+      url: '/api/waitlist',
+      headers: { 'x-forwarded-for': freshIp() },
+      payload: {
+        productId: EVENT,
+        variationId: VIP,
+        quantity: 1,
+        email: 'wartend@example.org',
+        consent: true,
+      },
+    });
+    expect(join.statusCode).toBe(202);
+    const entry = await store()
+      .selectFrom('waitlist_entries')
+      .select(['id', 'confirm_token'])
+      .executeTakeFirstOrThrow();
+    expect(
+      (await inject(app, { method: 'POST', url: `/api/waitlist/confirm/${entry.confirm_token}` }))
+        .statusCode,
+    ).toBe(200);
+
+    const res = await organizer(
+      'POST',
+      `/api/organizer/events/${EVENT}/attendees/${bought.tickets[2]!.id}/cancel`,
+      { payload: { scope: 'ticket' } },
+    );
+    expect(attendeeCancelAnswerSchema.parse(res.json())).toEqual({
+      refunded: 49,
+      revoked: [bought.tickets[2]!.id],
+    });
+    await waitFor(() => shop.variations.find((v) => v.id === VIP)!.stock_quantity === 1, 10_000);
+    await waitFor(async () => {
+      const row = await store()
+        .selectFrom('waitlist_entries')
+        .select('status')
+        .where('id', '=', entry.id)
+        .executeTakeFirstOrThrow();
+      return row.status === 'offered';
+    }, 15_000);
   });
 
   it('rules "The organizer": a whole order cancelled is refunded in full; its tickets are revoked and the door says "Storniert"', async () => {
