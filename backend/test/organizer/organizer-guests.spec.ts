@@ -8,6 +8,7 @@ import {
   formatTicketCode,
   ORGANIZER_DEVICE,
 } from '@awhh/machines';
+import { FakeStripe } from '../../../tests/support/fake-stripe.js';
 import { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
 import { recordedShop, WP_APP_PASSWORDS } from '../../../tests/support/woocommerce-fixtures.js';
 import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
@@ -21,6 +22,8 @@ import {
   createTestApp,
   createTestDatabase,
   DATABASES,
+  deliver,
+  FakeCatalog,
   fastOptions,
   freshIp,
   inject,
@@ -29,6 +32,8 @@ import {
   PUBLIC_URL,
   resetStore,
   settleOutbox,
+  signedDelivery,
+  STRIPE_KEY,
   waitFor,
 } from '../orders/support/checkout-test-app.js';
 
@@ -628,6 +633,130 @@ describe.each(DATABASES)("the organizer's guest list (%s)", (kind) => {
       `/api/organizer/events/${EVENT}/attendees/${bought.tickets[0]!.id}/check-in`,
     );
     expect(checkIn.statusCode).toBe(409);
+  });
+});
+
+describe('cancelling from the guest list with Stripe', () => {
+  let db: { url: string; drop(): Promise<void> };
+  let stripe: FakeStripe;
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('sqlite');
+    stripe = await FakeStripe.start({ secretKey: STRIPE_KEY });
+  });
+  afterAll(async () => {
+    await stripe.stop();
+    await db.drop();
+  });
+  beforeEach(async () => {
+    stripe.requests.length = 0;
+    stripe.failWith = null;
+    app = await createTestApp({
+      databaseUrl: db.url,
+      catalog: new FakeCatalog(),
+      stripeApiBase: stripe.url,
+      env: { ORGANIZER_CODE: 'Elbe-Orga-2026-Hafen' },
+    });
+    await resetStore(app);
+  });
+  afterEach(async () => {
+    await settleOutbox(app).catch(() => undefined);
+    await app.close();
+  });
+
+  it('rules "The organizer": one ticket is refunded at Stripe by its price, keyed; Stripe\'s own report of that refund changes nothing more; a refusal cancels nothing', async () => {
+    const store = app.get(StoreDatabase).db;
+    const res = await postCheckout(app, checkoutBody([line(101, 25, 2, 'Afterwork im Hafen')]));
+    expect(res.statusCode).toBe(201);
+    const sessionId: string = res.json().id;
+    const { id: orderId } = await store
+      .selectFrom('orders')
+      .select('id')
+      .where('session_id', '=', sessionId)
+      .executeTakeFirstOrThrow();
+    await deliver(
+      app,
+      signedDelivery({
+        id: 'evt_paid',
+        type: 'checkout.session.completed',
+        object: {
+          id: sessionId,
+          metadata: { order_id: orderId },
+          payment_status: 'paid',
+          payment_intent: 'pi_guest_list',
+          customer_details: { email: 'gast@example.org', individual_name: 'Gast Muster' },
+        },
+      }),
+    );
+    const tickets = () =>
+      store
+        .selectFrom('tickets')
+        .select(['id', 'status'])
+        .where('order_id', '=', orderId)
+        .orderBy('seat')
+        .execute();
+    await waitFor(async () => (await tickets()).length === 2);
+    const [seat1, seat2] = await tickets();
+    const signed = await inject(app, {
+      method: 'POST',
+      url: '/api/organizer/session',
+      headers: { 'x-forwarded-for': freshIp(), origin: PUBLIC_URL },
+      payload: { code: 'Elbe-Orga-2026-Hafen' },
+    });
+    const cookie = signed.headers['set-cookie']!.split(';')[0]!;
+    const cancel = (ticketId: string) =>
+      inject(app, {
+        method: 'POST',
+        url: `/api/organizer/events/101/attendees/${ticketId}/cancel`,
+        headers: { cookie, origin: PUBLIC_URL, 'x-forwarded-for': freshIp() },
+        payload: { scope: 'ticket' },
+      });
+
+    // Stripe refuses: nothing is revoked, the organizer is told in German.
+    stripe.failWith = 400;
+    const refused = await cancel(seat1!.id);
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json().message).toMatch(/^Der Zahlungsanbieter hat die Erstattung nicht/);
+    expect((await tickets()).map((t) => t.status)).toEqual(['valid', 'valid']);
+
+    stripe.failWith = null;
+    const done = await cancel(seat1!.id);
+    expect(done.statusCode).toBe(200);
+    expect(done.json()).toEqual({ refunded: 25, revoked: [seat1!.id] });
+    const [call] = stripe.requestsTo('/v1/refunds').filter((r) => r.form.amount);
+    expect(call!.form).toMatchObject({ payment_intent: 'pi_guest_list', amount: '2500' });
+    expect(call!.idempotencyKey).toBe(`organizer-ticket-${seat1!.id}`);
+
+    // Stripe reports the same refund afterwards: the order knows it already.
+    const refundId = (
+      await store
+        .selectFrom('orders')
+        .select(['refund_reference', 'refunded_amount'])
+        .where('id', '=', orderId)
+        .executeTakeFirstOrThrow()
+    ).refund_reference!;
+    expect(refundId).toMatch(/^re_fake_/);
+    const report = await deliver(
+      app,
+      signedDelivery({
+        id: 'evt_refund_report',
+        type: 'charge.refunded',
+        object: {
+          object: 'charge',
+          id: 'ch_1',
+          payment_intent: 'pi_guest_list',
+          refunded: false,
+          amount_refunded: 2500,
+          refunds: { object: 'list', data: [{ id: refundId }] },
+        },
+      }),
+    );
+    expect(report.json().outcome).toBe('unchanged');
+    expect(await tickets()).toEqual([
+      { id: seat1!.id, status: 'revoked' },
+      { id: seat2!.id, status: 'valid' },
+    ]);
   });
 });
 
