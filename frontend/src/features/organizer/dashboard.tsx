@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { ErrorState, Loading, Skeleton } from '@/components/ui/feedback';
 import { ApiRequestError, errorText } from '@/lib/api-client';
 import { fetchOrganizerEvents } from './api';
+import { DoorCodePanel } from './door-code-panel';
 import { EventCard } from './event-card';
 import { GuestList } from './guest-list';
 import styles from './organizer.module.css';
@@ -87,6 +88,8 @@ export function Dashboard({ name, signingOut, onSignOut, onSessionDoubt }: Dashb
           </Button>
         </div>
       </div>
+
+      <DoorCodePanel />
 
       {guestsOf !== null ? (
         <>

@@ -7,6 +7,7 @@ import {
   type OrganizerTier,
 } from '@awhh/machines';
 import { ButtonLink } from '@/components/ui/button';
+import { EventTools } from './event-tools';
 import { FiguresChart } from './figures-chart';
 import { type LiveState, useLiveEvent } from './use-live-event';
 import styles from './organizer.module.css';
@@ -156,6 +157,8 @@ export function EventCard({ event: initial, live, onStreamEnded }: EventCardProp
           Gästeliste<span className="visually-hidden"> von {event.name}</span>
         </ButtonLink>
       </p>
+
+      <EventTools event={event} />
     </article>
   );
 }

@@ -1,0 +1,106 @@
+import { useEffect, useState } from 'react';
+import type { OrganizerDoorCode } from '@awhh/machines';
+import { Button } from '@/components/ui/button';
+import { Alert } from '@/components/ui/feedback';
+import { errorText } from '@/lib/api-client';
+import { fetchDoorCode, renewDoorCode } from './extras-api';
+import styles from './event-tools.module.css';
+
+/**
+ * rules "The organizer": the door code the staff type at /einlass, hidden until asked for
+ * (the screen may be seen at the venue); "Türcode erneuern" locks out every door phone
+ * unlocked with the old one. With CHECKIN_CODE set it says where the code is changed.
+ */
+export function DoorCodePanel() {
+  const [door, setDoor] = useState<OrganizerDoorCode | null>(null);
+  const [shown, setShown] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [renewed, setRenewed] = useState(false);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchDoorCode(controller.signal).then(setDoor, (failure: unknown) => {
+      if (!controller.signal.aborted) setError(errorText(failure));
+    });
+    return () => controller.abort();
+  }, []);
+
+  const renew = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setDoor(await renewDoorCode());
+      setShown(true);
+      setRenewed(true);
+      setConfirming(false);
+    } catch (failure) {
+      setError(errorText(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className={styles.door} aria-labelledby="organizer-door-code">
+      <h2 id="organizer-door-code" className={styles.toolTitle}>
+        Türcode für /einlass
+      </h2>
+      {door ? (
+        <>
+          <p
+            className={styles.code}
+            aria-live="polite"
+            data-door-code={shown ? door.code : undefined}
+          >
+            {shown ? door.code : '•••• •••• •••• ••••'}
+          </p>
+          <div className={styles.row}>
+            <Button variant="ghost" onClick={() => setShown((s) => !s)} aria-pressed={shown}>
+              {shown ? 'Verbergen' : 'Anzeigen'}
+            </Button>
+            {door.renewable ? (
+              confirming ? null : (
+                <Button variant="secondary" onClick={() => setConfirming(true)} disabled={busy}>
+                  Türcode erneuern
+                </Button>
+              )
+            ) : null}
+          </div>
+          {!door.renewable ? (
+            <p className={styles.hint}>
+              Der Türcode ist über CHECKIN_CODE fest eingestellt. Erneuern lässt er sich nur dort:
+              neuen CHECKIN_CODE setzen und die Website neu starten.
+            </p>
+          ) : null}
+          {confirming ? (
+            <div className={styles.confirm} role="group" aria-label="Türcode erneuern bestätigen">
+              <p>
+                Alle Einlassgeräte werden sofort abgemeldet und brauchen den neuen Code. Jetzt
+                erneuern?
+              </p>
+              <div className={styles.row}>
+                <Button onClick={() => void renew()} disabled={busy}>
+                  {busy ? 'Wird erneuert …' : 'Ja, erneuern'}
+                </Button>
+                <Button variant="ghost" onClick={() => setConfirming(false)}>
+                  Abbrechen
+                </Button>
+              </div>
+            </div>
+          ) : null}
+          {renewed ? (
+            <Alert tone="success">
+              Neuer Türcode aktiv. Alle Einlassgeräte sind abgemeldet und fragen nach dem neuen
+              Code.
+            </Alert>
+          ) : null}
+        </>
+      ) : error ? null : (
+        <p className={styles.hint}>Der Türcode wird geladen …</p>
+      )}
+      {error ? <Alert tone="error">{error}</Alert> : null}
+    </section>
+  );
+}
