@@ -1,4 +1,4 @@
-import type { KeyObject } from 'node:crypto';
+import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { z } from 'zod';
 import {
   DEFAULT_PERSONAL_DATA_DAYS_AFTER_EVENT,
@@ -6,8 +6,12 @@ import {
   MAX_UNITS_PER_ORDER,
 } from '@awhh/machines';
 import {
+  applePassTypeId,
+  appleTeamId,
   checkinCode,
   databaseUrl,
+  googleWalletIssuerId,
+  googleWalletServiceAccount,
   httpUrl,
   logLevel,
   mailFrom,
@@ -15,6 +19,8 @@ import {
   organizerCode,
   organizerEmail,
   paymentProvider,
+  pemCertificate,
+  pemPrivateKey,
   smtpUrl,
   staticDir,
   stripeSecretKey,
@@ -22,6 +28,7 @@ import {
   ticketSigningKey,
   trustProxy,
   variable,
+  ticketTransferUntilHours,
   waitlistOfferHours,
   wholeNumber,
 } from './variables.js';
@@ -66,6 +73,34 @@ export interface MailConfig {
  * "pay" and therefore must never run a live shop by accident.
  */
 export type PaymentProvider = 'stripe' | 'test';
+
+/**
+ * rules "Wallet passes": what signs an Apple Wallet pass. The key is read once with its
+ * passphrase (APPLE_PASS_KEY_PASSPHRASE) and kept unencrypted in memory, like the ticket
+ * signing key, so a pass is signed without a key derivation each time.
+ */
+export interface AppleWalletConfig {
+  passTypeId: string;
+  teamId: string;
+  /** PEM: the pass type certificate, its private key and Apple's WWDR intermediate. */
+  certificate: string;
+  privateKey: string;
+  wwdrCertificate: string;
+}
+
+/** rules "Wallet passes": the issuer and the service account that signs Google save links. */
+export interface GoogleWalletConfig {
+  issuerId: string;
+  clientEmail: string;
+  privateKey: KeyObject;
+  keyId: string | null;
+}
+
+/** Each wallet is offered only when configured (null: its button is not shown). */
+export interface WalletConfig {
+  apple: AppleWalletConfig | null;
+  google: GoogleWalletConfig | null;
+}
 
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
@@ -132,6 +167,13 @@ export interface AppConfigShape {
    * WordPress account instead (rules "The organizer").
    */
   organizerCode?: string | null;
+  /**
+   * Hours before an event's start until which a ticket can be passed on
+   * (TICKET_TRANSFER_UNTIL_HOURS, default 2; rules "Named tickets").
+   */
+  ticketTransferUntilHours?: number;
+  /** Apple and Google Wallet (rules "Wallet passes"); absent or null: not offered. */
+  wallet?: WalletConfig;
 }
 
 /** Names the variable and what is wrong with it, so ops can fix it without reading code. */
@@ -168,6 +210,8 @@ export class AppConfig implements AppConfigShape {
   readonly trustProxy!: boolean | string;
   readonly organizerEmail?: string | null;
   readonly organizerCode?: string | null;
+  readonly ticketTransferUntilHours?: number;
+  readonly wallet?: WalletConfig;
 
   constructor(shape: AppConfigShape) {
     Object.assign(this, shape);
@@ -329,6 +373,101 @@ function organizerCodeUse(vars: {
   }
 }
 
+const APPLE_WALLET_VARIABLES = [
+  'APPLE_PASS_TYPE_ID',
+  'APPLE_TEAM_ID',
+  'APPLE_PASS_CERT',
+  'APPLE_PASS_KEY',
+  'APPLE_WWDR_CERT',
+] as const;
+
+/**
+ * Apple Wallet (rules "Wallet passes"): all five variables or none, the passphrase only
+ * beside a key. The key must open with the passphrase, be RSA (what Apple issues) and
+ * belong to the certificate: a wrong pair would sign passes no iPhone accepts.
+ */
+function appleWalletConfig(
+  vars: Partial<
+    Record<(typeof APPLE_WALLET_VARIABLES)[number] | 'APPLE_PASS_KEY_PASSPHRASE', string>
+  >,
+): AppleWalletConfig | null {
+  const set = APPLE_WALLET_VARIABLES.filter((name) => vars[name]);
+  const passphrase = vars.APPLE_PASS_KEY_PASSPHRASE;
+  if (set.length === 0) {
+    if (passphrase) {
+      throw new ConfigError('APPLE_PASS_KEY', 'is required when APPLE_PASS_KEY_PASSPHRASE is set');
+    }
+    return null;
+  }
+  const missing = APPLE_WALLET_VARIABLES.find((name) => !vars[name]);
+  if (missing) {
+    throw new ConfigError(
+      missing,
+      `is required when ${set[0]} is set (Apple Wallet needs ${APPLE_WALLET_VARIABLES.join(', ')})`,
+    );
+  }
+  const passTypeId = readVariable('APPLE_PASS_TYPE_ID', applePassTypeId, vars.APPLE_PASS_TYPE_ID);
+  const teamId = readVariable('APPLE_TEAM_ID', appleTeamId, vars.APPLE_TEAM_ID);
+  const certificate = readVariable('APPLE_PASS_CERT', pemCertificate, vars.APPLE_PASS_CERT);
+  const wwdrCertificate = readVariable('APPLE_WWDR_CERT', pemCertificate, vars.APPLE_WWDR_CERT);
+  const keyPem = readVariable('APPLE_PASS_KEY', pemPrivateKey, vars.APPLE_PASS_KEY);
+  let key: KeyObject;
+  try {
+    key = createPrivateKey({ key: keyPem, format: 'pem', passphrase });
+  } catch {
+    throw new ConfigError(
+      'APPLE_PASS_KEY',
+      passphrase
+        ? 'cannot be opened with APPLE_PASS_KEY_PASSPHRASE (a PEM private key and its passphrase)'
+        : 'must be a PEM private key (-----BEGIN PRIVATE KEY-----; an encrypted one needs APPLE_PASS_KEY_PASSPHRASE)',
+    );
+  }
+  if (key.asymmetricKeyType !== 'rsa') {
+    throw new ConfigError(
+      'APPLE_PASS_KEY',
+      `must be an RSA key, as Apple issues them (got ${key.asymmetricKeyType ?? 'another type'})`,
+    );
+  }
+  if (!new X509Certificate(certificate).checkPrivateKey(key)) {
+    throw new ConfigError(
+      'APPLE_PASS_KEY',
+      'does not belong to the certificate in APPLE_PASS_CERT',
+    );
+  }
+  return {
+    passTypeId,
+    teamId,
+    certificate,
+    privateKey: key.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    wwdrCertificate,
+  };
+}
+
+/** Google Wallet (rules "Wallet passes"): the issuer and its service account together. */
+function googleWalletConfig(vars: {
+  GOOGLE_WALLET_ISSUER_ID?: string;
+  GOOGLE_WALLET_SERVICE_ACCOUNT?: string;
+}): GoogleWalletConfig | null {
+  const { GOOGLE_WALLET_ISSUER_ID: issuer, GOOGLE_WALLET_SERVICE_ACCOUNT: account } = vars;
+  if (!issuer && !account) return null;
+  if (!issuer) {
+    throw new ConfigError(
+      'GOOGLE_WALLET_ISSUER_ID',
+      'is required when GOOGLE_WALLET_SERVICE_ACCOUNT is set',
+    );
+  }
+  if (!account) {
+    throw new ConfigError(
+      'GOOGLE_WALLET_SERVICE_ACCOUNT',
+      'is required when GOOGLE_WALLET_ISSUER_ID is set',
+    );
+  }
+  return {
+    issuerId: readVariable('GOOGLE_WALLET_ISSUER_ID', googleWalletIssuerId, issuer),
+    ...readVariable('GOOGLE_WALLET_SERVICE_ACCOUNT', googleWalletServiceAccount, account),
+  };
+}
+
 /** A rule between variables as a step of the schema: its ConfigError becomes an issue in place. */
 function rule<I, O>(check: (vars: I) => O) {
   return (vars: I, ctx: z.RefinementCtx): O => {
@@ -349,6 +488,8 @@ const RULES = [
   'paymentProvider',
   'productionSigningKey',
   'organizerCodeUse',
+  'appleWallet',
+  'googleWallet',
 ] as const;
 
 /**
@@ -425,6 +566,7 @@ const environment = z.preprocess(
       ),
     CHECKIN_CODE: variable(checkinCode),
     WAITLIST_OFFER_HOURS: variable(waitlistOfferHours),
+    TICKET_TRANSFER_UNTIL_HOURS: variable(ticketTransferUntilHours),
     PERSONAL_DATA_DAYS_AFTER_EVENT: variable(
       wholeNumber(DEFAULT_PERSONAL_DATA_DAYS_AFTER_EVENT, 1, MAX_PERSONAL_DATA_DAYS_AFTER_EVENT),
     ),
@@ -437,6 +579,22 @@ const environment = z.preprocess(
         WOOCOMMERCE_URL: variable(text),
       })
       .transform(rule(organizerCodeUse)),
+    appleWallet: z
+      .object({
+        APPLE_PASS_TYPE_ID: variable(text),
+        APPLE_TEAM_ID: variable(text),
+        APPLE_PASS_CERT: variable(text),
+        APPLE_PASS_KEY: variable(text),
+        APPLE_PASS_KEY_PASSPHRASE: variable(text),
+        APPLE_WWDR_CERT: variable(text),
+      })
+      .transform(rule(appleWalletConfig)),
+    googleWallet: z
+      .object({
+        GOOGLE_WALLET_ISSUER_ID: variable(text),
+        GOOGLE_WALLET_SERVICE_ACCOUNT: variable(text),
+      })
+      .transform(rule(googleWalletConfig)),
   }),
 );
 
@@ -490,6 +648,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
     ticketSigningKey: vars.TICKET_SIGNING_KEY,
     checkinCode: vars.CHECKIN_CODE,
     waitlistOfferHours: vars.WAITLIST_OFFER_HOURS,
+    ticketTransferUntilHours: vars.TICKET_TRANSFER_UNTIL_HOURS,
     personalDataDaysAfterEvent: vars.PERSONAL_DATA_DAYS_AFTER_EVENT,
     maxTicketsPerOrder: vars.MAX_TICKETS_PER_ORDER,
     staticDir: vars.STATIC_DIR,
@@ -497,5 +656,6 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
     trustProxy: vars.TRUST_PROXY,
     organizerEmail: vars.ORGANIZER_EMAIL,
     organizerCode: vars.ORGANIZER_CODE,
+    wallet: { apple: vars.appleWallet, google: vars.googleWallet },
   };
 }

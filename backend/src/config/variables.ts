@@ -1,4 +1,5 @@
-import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -215,6 +216,19 @@ export const waitlistOfferHours = z
   .default(24);
 
 /**
+ * TICKET_TRANSFER_UNTIL_HOURS: how many hours before the start a ticket can still be passed
+ * on (rules "Named tickets"); 0 up to the start itself, fractions allowed, at most a month.
+ */
+export const ticketTransferUntilHours = z
+  .string()
+  .refine((raw) => /^\d+(\.\d+)?$/.test(raw) && Number(raw) <= MAX_WAITLIST_OFFER_HOURS, {
+    error: (issue) =>
+      `must be a number of hours from 0 to ${MAX_WAITLIST_OFFER_HOURS} (got "${String(issue.input)}") / muss eine Stundenzahl von 0 bis ${MAX_WAITLIST_OFFER_HOURS} sein`,
+  })
+  .transform(Number)
+  .default(2);
+
+/**
  * ORGANIZER_CODE: the organizer's code for /veranstalter on a site without WooCommerce (the
  * demo shop; rules "The organizer"). It opens sales and revenue, so like the door code it
  * must make guessing hopeless: at least 12 characters with letters and digits. The value
@@ -231,3 +245,106 @@ export const organizerCode = orNull(
     },
   ),
 );
+
+/**
+ * The wallet's keys and certificates (APPLE_PASS_CERT, APPLE_PASS_KEY, APPLE_WWDR_CERT,
+ * GOOGLE_WALLET_SERVICE_ACCOUNT): the text itself (literal \n accepted, as .env files write
+ * it) or the path of a file holding it, as a mounted secret is.
+ */
+function textOrFile(looksLikeText: (raw: string) => boolean, what: string, pem = true) {
+  return z.string().transform((raw, ctx) => {
+    // JSON keeps its own "\n" escapes; PEM text in one .env line has them for its newlines.
+    if (looksLikeText(raw)) return pem ? raw.replace(/\\n/g, '\n') : raw;
+    try {
+      return readFileSync(resolve(raw), 'utf8');
+    } catch {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be ${what} or the path of a readable file holding it (cannot read "${raw}")`,
+      });
+      return z.NEVER;
+    }
+  });
+}
+
+const pemText = textOrFile((raw) => raw.startsWith('-----BEGIN '), 'PEM text (-----BEGIN …)');
+
+/** A certificate in PEM (APPLE_PASS_CERT, APPLE_WWDR_CERT), checked here; kept as its PEM. */
+export const pemCertificate = pemText.refine(
+  (pem) => {
+    try {
+      new X509Certificate(pem);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: 'must be a PEM certificate (-----BEGIN CERTIFICATE-----), as text or a file path' },
+);
+
+/** A private key in PEM (APPLE_PASS_KEY); read with its passphrase where the two meet. */
+export const pemPrivateKey = pemText;
+
+/** APPLE_PASS_TYPE_ID: the pass type identifier registered with Apple. */
+export const applePassTypeId = z.string().regex(/^pass\.[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, {
+  error: 'must be a pass type identifier like pass.de.afterwork-hamburg.ticket',
+});
+
+/** APPLE_TEAM_ID: the Apple developer team, ten letters and digits. */
+export const appleTeamId = z.string().regex(/^[A-Z0-9]{10}$/, {
+  error: 'must be the ten-character Apple team identifier (letters and digits, like ABCDE12345)',
+});
+
+/** GOOGLE_WALLET_ISSUER_ID: the issuer's number in the Google Pay & Wallet console. */
+export const googleWalletIssuerId = z.string().regex(/^\d{6,25}$/, {
+  error: 'must be the issuer ID from the Google Pay & Wallet console (digits only)',
+});
+
+/**
+ * GOOGLE_WALLET_SERVICE_ACCOUNT: the service account's JSON key (text or file path); the
+ * site needs its address and RSA key to sign save links.
+ */
+export const googleWalletServiceAccount = textOrFile(
+  (raw) => raw.startsWith('{'),
+  'the JSON key of a service account',
+  false,
+).transform((json, ctx) => {
+  const problem = 'must be a service account JSON key with client_email and an RSA private_key';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `${problem} (the text is no JSON)` });
+    return z.NEVER;
+  }
+  const account = z
+    .object({
+      client_email: z.string().min(3),
+      private_key: z.string(),
+      private_key_id: z.string().optional(),
+    })
+    .safeParse(parsed);
+  if (!account.success) {
+    ctx.addIssue({ code: 'custom', message: problem });
+    return z.NEVER;
+  }
+  let key: KeyObject;
+  try {
+    key = createPrivateKey({ key: account.data.private_key, format: 'pem' });
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `${problem} (private_key is no PEM key)` });
+    return z.NEVER;
+  }
+  if (key.asymmetricKeyType !== 'rsa') {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${problem} (got ${key.asymmetricKeyType ?? 'another'} key)`,
+    });
+    return z.NEVER;
+  }
+  return {
+    clientEmail: account.data.client_email,
+    privateKey: key,
+    keyId: account.data.private_key_id ?? null,
+  };
+});

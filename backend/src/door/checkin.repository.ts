@@ -69,6 +69,9 @@ export class KyselyCheckinRepository extends CheckinRepository {
         'tickets.seats',
         'tickets.tier',
         'tickets.holder',
+        'tickets.holder_company',
+        'tickets.holder_email',
+        'tickets.generation',
         'tickets.guest_list',
         'tickets.status',
         'tickets.starts_at',
@@ -85,6 +88,20 @@ export class KyselyCheckinRepository extends CheckinRepository {
       .orderBy('tickets.line_position')
       .orderBy('tickets.seat')
       .execute();
+    // rules "Named tickets": the codes tickets had before they were passed on.
+    const transfers = await this.db
+      .selectFrom('ticket_transfers')
+      .innerJoin('tickets', 'tickets.id', 'ticket_transfers.ticket_id')
+      .select(['ticket_transfers.ticket_id', 'ticket_transfers.previous_code'])
+      .where('tickets.event_id', '=', eventId)
+      .where('ticket_transfers.previous_code', 'is not', null)
+      .orderBy('ticket_transfers.ticket_id')
+      .orderBy('ticket_transfers.generation')
+      .execute();
+    const earlierCodes = new Map<string, string[]>();
+    for (const t of transfers) {
+      earlierCodes.set(t.ticket_id, [...(earlierCodes.get(t.ticket_id) ?? []), t.previous_code!]);
+    }
     return rows.map((r) => ({
       id: r.id,
       orderId: r.order_id,
@@ -92,6 +109,9 @@ export class KyselyCheckinRepository extends CheckinRepository {
       seats: r.seats,
       tier: r.tier,
       holder: r.holder,
+      company: r.holder_company,
+      generation: Number(r.generation),
+      passedOnCodes: earlierCodes.get(r.id) ?? [],
       guestList: Number(r.guest_list) === 1,
       status: r.status as TicketStatus,
       startsAt: r.starts_at,
@@ -99,7 +119,8 @@ export class KyselyCheckinRepository extends CheckinRepository {
       checkedInDevice: r.device ?? null,
       code: r.code,
       orderNumber: r.catalog_order_id ?? r.shop_number ?? null,
-      email: r.email ?? r.shop_email ?? null,
+      // A ticket passed on is found by its holder's address, not the buyer's.
+      email: r.holder_email || r.email || r.shop_email || null,
     }));
   }
 
@@ -150,7 +171,7 @@ export class KyselyCheckinRepository extends CheckinRepository {
     if (ticketIds.length === 0) return new Map();
     const rows = await this.db
       .selectFrom('tickets')
-      .select(['id', 'event_id', 'seat', 'status', 'issued_at', 'starts_at'])
+      .select(['id', 'event_id', 'seat', 'status', 'issued_at', 'starts_at', 'generation'])
       .where('id', 'in', [...ticketIds])
       .execute();
     return new Map(
@@ -163,6 +184,7 @@ export class KyselyCheckinRepository extends CheckinRepository {
           status: r.status as TicketStatus,
           issuedAt: Number(r.issued_at),
           startsAt: r.starts_at,
+          generation: Number(r.generation),
         },
       ]),
     );

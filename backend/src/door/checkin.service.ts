@@ -105,6 +105,11 @@ export class CheckinService {
         seats: t.seats,
         tier: t.tier,
         holder: names ? t.holder : null,
+        // rules "Named tickets": the company beside the name; a ticket passed on with its
+        // generation and the codes it had, so the phone refuses those offline.
+        ...(names && t.company ? { company: t.company } : {}),
+        ...(t.generation ? { generation: t.generation } : {}),
+        ...(t.passedOnCodes?.length ? { passedOnCodes: [...t.passedOnCodes] } : {}),
         // rules "Orders made in the shop": the door sees who is on the guest list.
         ...(t.guestList ? { guestList: true } : {}),
         status: t.status,
@@ -179,6 +184,9 @@ export class CheckinService {
         const ticket = scan.ticketId ? tickets.get(scan.ticketId) : undefined;
         if (!ticket || !scan.claims) return null;
         if (ticket.eventId !== scan.claims.e || ticket.seat !== scan.claims.s) return null;
+        // rules "Named tickets": a token of a ticket since passed on admits nobody. A typed
+        // code names the ticket only while it is its current one (`ticketsByCode`).
+        if (scan.token !== null && (scan.claims.g ?? 0) !== ticket.generation) return null;
         return isPlausibleScanTime(scan.scannedAt, ticket) ? ticket : null;
       };
 

@@ -29,6 +29,11 @@ export interface DoorTicket {
   holder: string | null;
   /** A guest-list seat (rules "Orders made in the shop"). */
   guestList: boolean;
+  /** rules "Named tickets": the holder's company, and how often the ticket was passed on. */
+  company?: string | null;
+  generation?: number;
+  /** The short codes it had before it was passed on, oldest first. */
+  passedOnCodes?: readonly string[];
   status: TicketStatus;
   /** The event's start as the ticket was issued for it (ISO 8601), or null. */
   startsAt: string | null;
@@ -61,6 +66,8 @@ export interface TicketAtDoor {
   issuedAt: number;
   /** The event's start as the catalog gave it (ISO 8601), or null. */
   startsAt: string | null;
+  /** rules "Named tickets": only a token of this generation admits. */
+  generation: number;
 }
 
 export interface CheckIn {

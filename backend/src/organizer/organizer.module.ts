@@ -14,6 +14,7 @@ import { OrganizerDashboard } from './organizer-dashboard.js';
 import { OrganizerGuestsController } from './organizer-guests.controller.js';
 import { OrganizerGuests } from './organizer-guests.js';
 import { OrganizerExtrasController } from './organizer-extras.controller.js';
+import { OrganizerHoldersController } from './organizer-holders.controller.js';
 import { OrganizerLive } from './organizer-live.js';
 import { OrganizerMails } from './organizer-mail.js';
 import { OrganizerMailRepository } from './organizer-mail.port.js';
@@ -44,7 +45,12 @@ import { WordPressAccounts } from './wordpress-accounts.js';
     MailModule,
     JobsModule,
   ],
-  controllers: [OrganizerController, OrganizerExtrasController, OrganizerGuestsController],
+  controllers: [
+    OrganizerController,
+    OrganizerExtrasController,
+    OrganizerGuestsController,
+    OrganizerHoldersController,
+  ],
   providers: [
     OrganizerOptions,
     OrganizerCode,

@@ -142,6 +142,13 @@ export class KyselyPrivacyRepository extends PrivacyRepository {
         db,
         shopOrders.map((o) => o.id),
       );
+      // rules "Named tickets": tickets passed on to the address keep no trace of its holder;
+      // an empty address, not none, so they do not become the buyer's again.
+      const passedOn = await db
+        .updateTable('tickets')
+        .set({ holder: null, holder_company: null, holder_email: '' })
+        .where((eb) => eb(eb.fn('lower', ['holder_email']), '=', address))
+        .executeTakeFirst();
       const entries = await db
         .selectFrom('waitlist_entries')
         .select('id')
@@ -154,7 +161,7 @@ export class KyselyPrivacyRepository extends PrivacyRepository {
       return {
         ...noErasures(),
         orders: anonymised.orders + shopAnonymised.orders,
-        tickets: anonymised.tickets + shopAnonymised.tickets,
+        tickets: anonymised.tickets + shopAnonymised.tickets + changed(passedOn),
         mails: await deleteMails(db, (q) =>
           q.where((eb) => eb(eb.fn('lower', ['to_address']), '=', address)),
         ),
@@ -298,7 +305,7 @@ async function anonymiseShopOrders(
     .executeTakeFirst();
   const tickets = await db
     .updateTable('tickets')
-    .set({ holder: null })
+    .set({ holder: null, holder_company: null, holder_email: null })
     .where('order_id', 'in', [...ids])
     .where('holder', 'is not', null)
     .executeTakeFirst();
@@ -330,7 +337,7 @@ async function anonymiseOrders(
     .executeTakeFirst();
   const tickets = await db
     .updateTable('tickets')
-    .set({ holder: null })
+    .set({ holder: null, holder_company: null, holder_email: null })
     .where('order_id', 'in', [...ids])
     .where('holder', 'is not', null)
     .executeTakeFirst();

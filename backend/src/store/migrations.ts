@@ -698,6 +698,27 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // rules "Named tickets": a ticket's holder (name, company; the address of a holder it
+    // was passed on to) and its token's generation; passing it on raises the generation,
+    // so earlier tokens are refused, and keeps the code it had for the door's list.
+    '2026-12-04-001-ticket-holders': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('tickets').addColumn('holder_company', 'text').execute();
+        await db.schema.alterTable('tickets').addColumn('holder_email', 'text').execute();
+        await db.schema
+          .alterTable('tickets')
+          .addColumn('generation', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema
+          .createTable('ticket_transfers')
+          .addColumn('ticket_id', 'text', (c) => c.notNull().references('tickets.id'))
+          .addColumn('generation', 'integer', (c) => c.notNull())
+          .addColumn('previous_code', 'text')
+          .addColumn('transferred_at', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('ticket_transfers_pk', ['ticket_id', 'generation'])
+          .execute();
+      },
+    },
     // rules "The organizer": mails to every valid holder of an event, one recipient row per
     // address (by a ticket, so no address is copied), each sent by a job of its own.
     '2026-12-04-002-organizer-mails': {

@@ -182,6 +182,21 @@ export interface TicketsTable {
   refunded_at: number | null;
   /** The short ticket code, 8 Crockford base32 signs, unique within the event (rules "Tickets and the door"). */
   code: string | null;
+  /** The holder's company (rules "Named tickets"). */
+  holder_company: string | null;
+  /** The address of the holder the ticket was passed on to; null: the buyer's (the order's). */
+  holder_email: string | null;
+  /** Raised by every transfer: the signed token carries it, older tokens are refused. */
+  generation: Generated<number>;
+}
+
+/** rules "Named tickets": each time a ticket was passed on, with the short code it had. */
+export interface TicketTransfersTable {
+  ticket_id: string;
+  /** The generation the transfer made (the ticket's new one). */
+  generation: number;
+  previous_code: string | null;
+  transferred_at: number;
 }
 
 /** Values generated once and shared by every process (the embedded ticket signing key). */
@@ -350,4 +365,5 @@ export interface StoreSchema {
   shop_order_sweeps: ShopOrderSweepsTable;
   organizer_mails: OrganizerMailsTable;
   organizer_mail_recipients: OrganizerMailRecipientsTable;
+  ticket_transfers: TicketTransfersTable;
 }

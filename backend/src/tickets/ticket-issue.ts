@@ -86,7 +86,9 @@ export function ticketsFor(issue: TicketIssue): { tickets: NewTicket[]; unknown:
         startsAt,
         venue: venueOf(product),
         tier,
-        holder: issue.holder,
+        // rules "Named tickets": the buyer holds the order's first ticket; the others carry
+        // a name once someone gives them one.
+        holder: tickets.length === 0 ? issue.holder : null,
         guestList: issue.guestList ?? false,
       });
     }

@@ -5,6 +5,7 @@ import { ORDER_JOBS, orderJob } from '../orders/order-jobs.js';
 import { JobSignal } from '../jobs/job-signal.js';
 import { JobRepository } from '../jobs/jobs.port.js';
 import { TicketOrders } from './ticket-orders.js';
+import { transferJob, TRANSFER_JOBS } from './ticket-transfer.jobs.js';
 import { TicketRepository } from './tickets.port.js';
 
 /**
@@ -31,8 +32,13 @@ export class TicketResendService {
     if (newest) {
       // Keyed by the newest order of the address: a second request while one is pending adds nothing.
       await this.jobs.enqueueAgain(orderJob(ORDER_JOBS.ticketResend, newest.orderId), Date.now());
-      this.signal.wake();
     }
+    // rules "Named tickets": tickets passed on to the address go to it, one mail each.
+    const passedOn = await this.tickets.passedOnTo(email);
+    for (const ticket of passedOn) {
+      await this.jobs.enqueueAgain(transferJob(TRANSFER_JOBS.holderMail, ticket), Date.now());
+    }
+    if (newest || passedOn.length > 0) this.signal.wake();
     return {};
   }
 }

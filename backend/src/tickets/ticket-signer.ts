@@ -21,6 +21,8 @@ const payloadSchema = z.object({
   t: z.string().min(1).max(64),
   e: z.number().int(),
   s: z.number().int().min(1),
+  /** rules "Named tickets": the ticket's generation, absent in its first token. */
+  g: z.number().int().min(1).optional(),
 });
 export type TicketClaims = z.infer<typeof payloadSchema>;
 

@@ -5,8 +5,11 @@ import { newTicketCode } from './ticket-issue.js';
 import {
   type NewTicket,
   type StoredTicket,
+  type TicketHolder,
   TicketRepository,
   type TicketSale,
+  type TicketTransfer,
+  type TransferRefusal,
 } from './tickets.port.js';
 import type { TicketsTable } from '../store/store.schema.js';
 import type { RefundableTicket } from './refunded-tickets.js';
@@ -110,6 +113,7 @@ export class KyselyTicketRepository extends TicketRepository {
       .selectAll('tickets')
       .where((eb) => eb(eb.fn('lower', ['orders.email']), '=', email.trim().toLowerCase()))
       .where('tickets.status', '=', 'valid')
+      .where('tickets.holder_email', 'is', null)
       .orderBy('orders.created_at', 'desc')
       .orderBy('tickets.order_id')
       .orderBy('tickets.line_position')
@@ -125,6 +129,7 @@ export class KyselyTicketRepository extends TicketRepository {
       .selectAll()
       .where('order_id', 'in', [...orderIds])
       .where('status', '=', 'valid')
+      .where('holder_email', 'is', null)
       .orderBy('order_id')
       .orderBy('line_position')
       .orderBy('seat')
@@ -133,6 +138,95 @@ export class KyselyTicketRepository extends TicketRepository {
     return rows
       .map(toTicket)
       .sort((a, b) => (rank.get(a.orderId) ?? 0) - (rank.get(b.orderId) ?? 0));
+  }
+
+  async passedOnTo(email: string): Promise<StoredTicket[]> {
+    const rows = await this.db
+      .selectFrom('tickets')
+      .selectAll()
+      .where((eb) => eb(eb.fn('lower', ['holder_email']), '=', email.trim().toLowerCase()))
+      .where('status', '=', 'valid')
+      .orderBy('issued_at', 'desc')
+      .orderBy('id')
+      .execute();
+    return rows.map(toTicket);
+  }
+
+  async setHolder(id: string, holder: TicketHolder, generation?: number): Promise<boolean> {
+    let update = this.db
+      .updateTable('tickets')
+      .set({ holder: holder.name, holder_company: holder.company })
+      .where('id', '=', id);
+    if (generation !== undefined) update = update.where('generation', '=', generation);
+    const result = await update.executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async isCheckedIn(id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('checkins')
+      .select('ticket_id')
+      .where('ticket_id', '=', id)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * One conditional update (generation, valid, not checked in), so of two transfers with
+   * the same token only one changes the ticket. A new code its event has already fails the
+   * update; it is drawn again, under a savepoint in a transaction (see `issue`).
+   */
+  async transfer(
+    id: string,
+    generation: number,
+    to: TicketTransfer,
+    now: number,
+  ): Promise<StoredTicket | TransferRefusal> {
+    const before = await this.find(id);
+    if (!before || before.generation !== generation) return 'stale';
+    if (before.status !== 'valid') return 'revoked';
+    for (let attempt = 1; ; attempt += 1) {
+      const inTransaction = this.db.isTransaction;
+      if (inTransaction) await sql`savepoint ticket_transfer`.execute(this.db);
+      try {
+        const result = await this.db
+          .updateTable('tickets')
+          .set({
+            generation: generation + 1,
+            code: this.newCode(),
+            holder: to.name,
+            holder_company: to.company,
+            holder_email: to.email,
+          })
+          .where('id', '=', id)
+          .where('generation', '=', generation)
+          .where('status', '=', 'valid')
+          .where((eb) =>
+            eb.not(
+              eb.exists(eb.selectFrom('checkins').select('ticket_id').where('ticket_id', '=', id)),
+            ),
+          )
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) {
+          if (inTransaction) await sql`release savepoint ticket_transfer`.execute(this.db);
+          return (await this.isCheckedIn(id)) ? 'checkedIn' : 'stale';
+        }
+        await this.db
+          .insertInto('ticket_transfers')
+          .values({
+            ticket_id: id,
+            generation: generation + 1,
+            previous_code: before.code,
+            transferred_at: now,
+          })
+          .execute();
+        if (inTransaction) await sql`release savepoint ticket_transfer`.execute(this.db);
+        return (await this.find(id))!;
+      } catch (error) {
+        if (inTransaction) await sql`rollback to savepoint ticket_transfer`.execute(this.db);
+        if (attempt >= CODE_ATTEMPTS || !isCodeCollision(error)) throw error;
+      }
+    }
   }
 
   async revokeForOrder(orderId: string, now: number): Promise<number> {
@@ -296,6 +390,9 @@ function toTicket(row: Selectable<TicketsTable>): StoredTicket {
     issuedAt: row.issued_at,
     revokedAt: row.revoked_at,
     code: row.code,
+    company: row.holder_company,
+    holderEmail: row.holder_email,
+    generation: Number(row.generation),
   };
 }
 

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Header, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { RateLimit } from '../common/rate-limit.js';
+import { TicketHolderService } from './ticket-holders.service.js';
 import { TicketResendService } from './ticket-resend.service.js';
 import { TicketSigner } from './ticket-signer.js';
 import { TicketService } from './ticket.service.js';
@@ -13,13 +14,35 @@ export const RESEND_RATE_LIMIT = {
     'Du hast deine Tickets gerade mehrmals angefordert. Bitte schau in dein Postfach oder versuche es in ein paar Minuten erneut.',
 };
 
-/** rules "Tickets and the door": the ticket page's data, its PDF, the door's key and the resend. */
+/** rules "Named tickets": naming a ticket; per client address, generous for a group's names. */
+export const HOLDER_RATE_LIMIT = {
+  name: 'ticket-holder',
+  limit: 30,
+  windowMs: 10 * 60_000,
+  message:
+    'Du hast gerade sehr viele Namen geändert. Bitte versuche es in ein paar Minuten erneut.',
+};
+
+/** rules "Named tickets": passing tickets on, each a new token and two mails. */
+export const TRANSFER_RATE_LIMIT = {
+  name: 'ticket-transfer',
+  limit: 5,
+  windowMs: 10 * 60_000,
+  message:
+    'Du hast gerade mehrere Tickets weitergegeben. Bitte versuche es in ein paar Minuten erneut.',
+};
+
+/**
+ * rules "Tickets and the door": the ticket page's data, its PDF, the door's key and the
+ * resend; rules "Named tickets": naming a ticket and passing it on, with its own token.
+ */
 @Controller('tickets')
 export class TicketsController {
   constructor(
     @Inject(TicketService) private readonly tickets: TicketService,
     @Inject(TicketSigner) private readonly signer: TicketSigner,
     @Inject(TicketResendService) private readonly resendService: TicketResendService,
+    @Inject(TicketHolderService) private readonly holders: TicketHolderService,
   ) {}
 
   @Get('public-key')
@@ -40,6 +63,22 @@ export class TicketsController {
   @Header('x-robots-tag', 'noindex')
   async ticket(@Param('token') token: string) {
     return (await this.tickets.byToken(token)).ticket;
+  }
+
+  @Post(':token/holder')
+  @HttpCode(200)
+  @Header('cache-control', 'no-store')
+  @RateLimit(HOLDER_RATE_LIMIT)
+  holder(@Param('token') token: string, @Body() body: unknown) {
+    return this.holders.nameByToken(token, body);
+  }
+
+  @Post(':token/transfer')
+  @HttpCode(200)
+  @Header('cache-control', 'no-store')
+  @RateLimit(TRANSFER_RATE_LIMIT)
+  transfer(@Param('token') token: string, @Body() body: unknown) {
+    return this.holders.transfer(token, body);
   }
 
   @Get(':token/pdf')

@@ -9,7 +9,9 @@ import { TicketEffects } from './ticket-effects.js';
 import { TicketMailJobs } from './ticket-mail.jobs.js';
 import { TicketOrders } from './ticket-orders.js';
 import { KyselyTicketRepository } from './ticket.repository.js';
+import { TicketHolderService } from './ticket-holders.service.js';
 import { TicketResendService } from './ticket-resend.service.js';
+import { TicketTransferJobs } from './ticket-transfer.jobs.js';
 import { TicketSigner } from './ticket-signer.js';
 import { TicketService } from './ticket.service.js';
 import { TicketsController } from './tickets.controller.js';
@@ -33,7 +35,9 @@ import { TicketRepository } from './tickets.port.js';
     TicketResendService,
     TicketEffects,
     TicketOrders,
+    TicketHolderService,
+    TicketTransferJobs,
   ],
-  exports: [TicketSigner, TicketRepository, TicketOrders],
+  exports: [TicketSigner, TicketRepository, TicketOrders, TicketHolderService],
 })
 export class TicketsModule {}

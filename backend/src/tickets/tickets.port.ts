@@ -37,7 +37,27 @@ export interface StoredTicket extends NewTicket {
    * event, made by `issue` (rules "Tickets and the door"). Null only where a store made none.
    */
   code: string | null;
+  /** The holder's company (rules "Named tickets"). */
+  company: string | null;
+  /** The address of the holder the ticket was passed on to; null: the buyer's. */
+  holderEmail: string | null;
+  /** How often it was passed on: its token carries this, earlier tokens are refused. */
+  generation: number;
 }
+
+/** rules "Named tickets": who comes with a ticket. */
+export interface TicketHolder {
+  name: string;
+  company: string | null;
+}
+
+/** rules "Named tickets": the new holder of a ticket passed on. */
+export interface TicketTransfer extends TicketHolder {
+  email: string;
+}
+
+/** Why a ticket cannot be passed on (or named by its holder). */
+export type TransferRefusal = 'stale' | 'revoked' | 'checkedIn';
 
 /**
  * rules "The organizer": the tickets of one order line, with what their order paid (the
@@ -79,10 +99,18 @@ export abstract class TicketRepository {
   abstract find(id: string): Promise<StoredTicket | undefined>;
   /** In the order's line and seat order. */
   abstract forOrder(orderId: string): Promise<StoredTicket[]>;
-  /** Valid tickets of orders bought with this e-mail address (any case), newest order first. */
+  /**
+   * Valid tickets of orders bought with this e-mail address (any case), newest order first;
+   * not those passed on to someone else (rules "Named tickets").
+   */
   abstract validForEmail(email: string): Promise<StoredTicket[]>;
-  /** Valid tickets of these orders, in the given order's sequence, then line and seat. */
+  /**
+   * Valid tickets of these orders, in the given order's sequence, then line and seat; not
+   * those passed on to someone else.
+   */
   abstract validForOrders(orderIds: readonly string[]): Promise<StoredTicket[]>;
+  /** rules "Named tickets": valid tickets passed on to this address (any case). */
+  abstract passedOnTo(email: string): Promise<StoredTicket[]>;
   /** The order's valid tickets become revoked; returns how many changed. */
   abstract revokeForOrder(orderId: string, now: number): Promise<number>;
   /**
@@ -107,4 +135,24 @@ export abstract class TicketRepository {
    * dispute won restores none of them).
    */
   abstract markRefunded(ticketIds: readonly string[], now: number): Promise<void>;
+  /**
+   * rules "Named tickets": the ticket's holder. With `generation`, only while the ticket is
+   * still of that generation (a holder naming it with their token); false when nothing
+   * changed because of that, or when there is no such ticket.
+   */
+  abstract setHolder(id: string, holder: TicketHolder, generation?: number): Promise<boolean>;
+  /**
+   * rules "Named tickets": passes the ticket on. Only a valid ticket of `generation`, not
+   * checked in, changes: its generation is raised, it gets a new short code (its old one
+   * kept in `ticket_transfers`) and the new holder. Returns the ticket as it is now, or why
+   * it did not change.
+   */
+  abstract transfer(
+    id: string,
+    generation: number,
+    to: TicketTransfer,
+    now: number,
+  ): Promise<StoredTicket | TransferRefusal>;
+  /** Whether the door checked the ticket in. */
+  abstract isCheckedIn(id: string): Promise<boolean>;
 }

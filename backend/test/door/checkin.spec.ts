@@ -204,7 +204,8 @@ describe.each(DATABASES)('door check-in (%s)', (kind) => {
         seat: i + 1,
         seats: 3,
         tier: null,
-        holder: 'Karla Kundin',
+        // rules "Named tickets": the buyer holds the first seat until the others are named.
+        holder: i === 0 ? 'Karla Kundin' : null,
         status: 'valid',
         code: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{8}$/),
         emailKey: guestEmailKey(101, 'karla@example.org'),
@@ -543,7 +544,7 @@ describe.each(DATABASES)('door check-in (%s)', (kind) => {
     await buy(app, 2);
     expect((await doorList(app)).json().tickets.map((t: { holder: string }) => t.holder)).toEqual([
       'Karla Kundin',
-      'Karla Kundin',
+      null,
     ]);
     // The same tickets, their event yesterday in Berlin (before today's start of the day).
     const berlinMidnight = Date.parse(

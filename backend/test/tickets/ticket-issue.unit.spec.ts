@@ -80,6 +80,8 @@ describe('ticketsFor', () => {
       tier: 'VIP',
       holder: 'Karla Kundin',
     });
+    // rules "Named tickets": the buyer holds the order's first ticket only.
+    expect(tickets[1]!.holder).toBeNull();
   });
 
   it('ticket ids are short and distinct', () => {

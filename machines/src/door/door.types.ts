@@ -43,6 +43,15 @@ export interface DoorTicket {
   orderNumber?: string;
   /** `guestEmailKey` of the buyer's address, never the address (today's and upcoming events). */
   emailKey?: string;
+  /** The holder's company, beside the name (rules "Named tickets"); absent when none. */
+  company?: string;
+  /**
+   * How often the ticket was passed on (rules "Named tickets"): a token of an earlier
+   * generation is refused as "Weitergegeben". Absent: never passed on.
+   */
+  generation?: number;
+  /** Short codes the ticket had before it was passed on: typed, "Weitergegeben". */
+  passedOnCodes?: string[];
 }
 
 /** Other events' codes, as keys (`ticketCodeKey`): a typed code of theirs is "Anderes Event". */
@@ -68,6 +77,11 @@ export interface TicketClaims {
   e: number;
   /** Seat, 1-based. */
   s: number;
+  /**
+   * The token's generation (rules "Named tickets"): passing a ticket on signs a new token
+   * with the next one. Absent in a ticket's first token (generation 0).
+   */
+  g?: number;
 }
 
 /** A check-in this device knows of: its own scan, or one the server reported. */
@@ -104,6 +118,8 @@ export type DoorVerdict =
   | { kind: 'valid'; ticket: DoorTicket }
   | { kind: 'already'; ticket: DoorTicket; at: string; device: string | null }
   | { kind: 'revoked'; ticket: DoorTicket }
+  /** An old token or short code of a ticket that was passed on to someone else. */
+  | { kind: 'passedOn'; ticket: DoorTicket }
   | { kind: 'invalid'; reason: 'unreadable' | 'signature' | 'unknown' }
   | { kind: 'otherEvent'; eventId: number; event?: { name: string; startsAt: string | null } };
 

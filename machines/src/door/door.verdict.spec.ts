@@ -7,6 +7,7 @@ import {
   orderDoorEvents,
   parseClaims,
   syncNotice,
+  ticketsByCode,
   tokenFromInput,
   verdictText,
 } from './door.verdict.js';
@@ -326,5 +327,77 @@ describe('a guest-list seat at the door (rules "Orders made in the shop")', () =
       checkins: none,
     });
     expect(verdictText(bought).detail).toBe('VIP · Karla Kundin');
+  });
+});
+
+describe('a ticket passed on at the door (rules "Named tickets")', () => {
+  const moved = ticket('tkt_1', {
+    holder: 'Mia Meyer',
+    company: 'Elbwerk',
+    code: 'NEWC0DE1',
+    generation: 1,
+    passedOnCodes: ['K7QM3XPA'],
+  });
+  const tickets = list(moved);
+
+  it('the old token is "Weitergegeben", the new one "Gültig" with the holder and company', () => {
+    const old = decideVerdict({
+      claims: { t: 'tkt_1', e: 42, s: 1 },
+      eventId: 42,
+      tickets,
+      checkins: none,
+    });
+    expect(old).toEqual({ kind: 'passedOn', ticket: moved });
+    expect(verdictText(old)).toEqual({
+      tone: 'danger',
+      title: 'Weitergegeben',
+      detail:
+        'Dieses Ticket wurde an eine andere Person weitergegeben; dieser Code gilt nicht mehr. VIP · Ticket 1 von 2',
+    });
+    // The new holder's name stays off the refusal: the person at the door is not them.
+    expect(verdictText(old).detail).not.toContain('Mia');
+
+    const fresh = decideVerdict({
+      claims: { t: 'tkt_1', e: 42, s: 1, g: 1 },
+      eventId: 42,
+      tickets,
+      checkins: none,
+    });
+    expect(fresh).toEqual({ kind: 'valid', ticket: moved });
+    expect(verdictText(fresh).detail).toBe('VIP · Mia Meyer (Elbwerk) · Ticket 1 von 2');
+  });
+
+  it('a token newer than the list (passed on after the download) is admitted; the sync confirms it', () => {
+    const listed = ticket('tkt_1');
+    expect(
+      decideVerdict({
+        claims: { t: 'tkt_1', e: 42, s: 1, g: 1 },
+        eventId: 42,
+        tickets: list(listed),
+        checkins: none,
+      }),
+    ).toEqual({ kind: 'valid', ticket: listed });
+  });
+
+  it('the old short code typed is "Weitergegeben", the new one its ticket’s verdict', () => {
+    const byCode = ticketsByCode([moved]);
+    expect(
+      decideCodeVerdict({ code: 'K7QM3XPA', byCode, checkins: none, otherEventId: null }),
+    ).toEqual({
+      kind: 'passedOn',
+      ticket: moved,
+    });
+    expect(
+      decideCodeVerdict({ code: 'NEWC0DE1', byCode, checkins: none, otherEventId: null }),
+    ).toEqual({
+      kind: 'valid',
+      ticket: moved,
+    });
+  });
+
+  it('parses the generation of a token and refuses a malformed one', () => {
+    expect(parseClaims({ t: 'x', e: 42, s: 1, g: 2 })).toEqual({ t: 'x', e: 42, s: 1, g: 2 });
+    expect(parseClaims({ t: 'x', e: 42, s: 1, g: 0 })).toBeNull();
+    expect(parseClaims({ t: 'x', e: 42, s: 1, g: '1' })).toBeNull();
   });
 });

@@ -38,11 +38,13 @@ export function tokenFromInput(input: string): string | null {
 /** The claims of a verified payload, or null when it is not the shape the site signs. */
 export function parseClaims(payload: unknown): TicketClaims | null {
   if (typeof payload !== 'object' || payload === null) return null;
-  const { t, e, s } = payload as Record<string, unknown>;
+  const { t, e, s, g } = payload as Record<string, unknown>;
   if (typeof t !== 'string' || t.length === 0 || t.length > 64) return null;
   if (typeof e !== 'number' || !Number.isInteger(e)) return null;
   if (typeof s !== 'number' || !Number.isInteger(s) || s < 1) return null;
-  return { t, e, s };
+  if (g === undefined) return { t, e, s };
+  if (typeof g !== 'number' || !Number.isInteger(g) || g < 1) return null;
+  return { t, e, s, g };
 }
 
 export interface VerdictInput {
@@ -83,7 +85,27 @@ export function decideVerdict({
   // Signed by the site but not in this event's list: a list from before the purchase, or
   // a ticket that was never issued. The door lets nobody in on a guess.
   if (!ticket) return { kind: 'invalid', reason: 'unknown' };
+  // rules "Named tickets": a token older than the ticket's generation was passed on. A newer
+  // one than the list knows is the site's own signature on a transfer made after the
+  // download: valid, and the sync confirms it.
+  if ((claims.g ?? 0) < (ticket.generation ?? 0)) return { kind: 'passedOn', ticket };
   return ticketVerdict(ticket, checkins);
+}
+
+/**
+ * This event's tickets by short code: the current codes, and the codes tickets had before
+ * they were passed on (rules "Named tickets"), which `decideCodeVerdict` answers
+ * "Weitergegeben". A current code wins over an old one (codes are drawn unique per event).
+ */
+export function ticketsByCode(tickets: Iterable<DoorTicket>): Map<string, DoorTicket> {
+  const byCode = new Map<string, DoorTicket>();
+  const current: DoorTicket[] = [];
+  for (const ticket of tickets) {
+    current.push(ticket);
+    for (const old of ticket.passedOnCodes ?? []) byCode.set(old, ticket);
+  }
+  for (const ticket of current) if (ticket.code) byCode.set(ticket.code, ticket);
+  return byCode;
 }
 
 /** The verdict on a ticket of this event's list, however it was named (QR code, short code, search). */
@@ -100,7 +122,7 @@ export function ticketVerdict(
 export interface CodeVerdictInput {
   /** The typed code, normalized (`normalizeTicketCode`). */
   code: string;
-  /** This event's tickets by their code. */
+  /** This event's tickets by their code (`ticketsByCode`: old codes of passed-on tickets too). */
   byCode: ReadonlyMap<string, DoorTicket>;
   checkins: ReadonlyMap<string, DoorCheckin>;
   /** The other event whose list has this code (`elsewhere`), or null. */
@@ -121,6 +143,7 @@ export function decideCodeVerdict({
   events,
 }: CodeVerdictInput): DoorVerdict {
   const ticket = byCode.get(code);
+  if (ticket && ticket.code !== code) return { kind: 'passedOn', ticket };
   if (ticket) return ticketVerdict(ticket, checkins);
   if (otherEventId !== null) return otherEvent(otherEventId, events);
   return { kind: 'invalid', reason: 'unknown' };
@@ -144,11 +167,17 @@ export function checkinPlace(at: string, device: string | null): string {
   return [time ? `um ${time}` : '', device ? `(${device})` : ''].filter(Boolean).join(' ');
 }
 
-/** "VIP · Karla Kundin · Ticket 2 von 3". */
+/** The holder as the door greets them: "Karla Kundin (Hafenkontor GmbH)". */
+export function holderLabel(ticket: Pick<DoorTicket, 'holder' | 'company'>): string | null {
+  if (!ticket.holder) return ticket.company ?? null;
+  return ticket.company ? `${ticket.holder} (${ticket.company})` : ticket.holder;
+}
+
+/** "VIP · Karla Kundin (Hafenkontor GmbH) · Ticket 2 von 3". */
 export function ticketLabel(ticket: DoorTicket): string {
   return [
     ticket.tier,
-    ticket.holder,
+    holderLabel(ticket),
     ticket.guestList ? 'Gästeliste' : null,
     ticket.seats > 1 ? `Ticket ${ticket.seat} von ${ticket.seats}` : null,
   ]
@@ -183,6 +212,25 @@ export function verdictText(verdict: DoorVerdict): {
           'Die Bestellung wurde erstattet oder storniert.',
           ticketLabel(verdict.ticket),
         ].join(' '),
+      };
+    case 'passedOn':
+      return {
+        tone: 'danger',
+        title: 'Weitergegeben',
+        // The new holder's name stays off this screen: the person at the door is not them.
+        detail: [
+          'Dieses Ticket wurde an eine andere Person weitergegeben; dieser Code gilt nicht mehr.',
+          [
+            verdict.ticket.tier,
+            verdict.ticket.seats > 1
+              ? `Ticket ${verdict.ticket.seat} von ${verdict.ticket.seats}`
+              : null,
+          ]
+            .filter(Boolean)
+            .join(' · '),
+        ]
+          .filter(Boolean)
+          .join(' '),
       };
     case 'otherEvent': {
       const other = verdict.event;

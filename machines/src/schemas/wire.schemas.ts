@@ -278,6 +278,17 @@ export const ticketSchema = z.object({
    * typed at the door when the QR code will not scan; null for a revoked ticket.
    */
   code: z.string().nullable(),
+  /** The holder's company (rules "Named tickets"); absent from older servers. */
+  company: z.string().nullable().optional(),
+  /**
+   * Until when the holder may pass the ticket on (ISO 8601, `TICKET_TRANSFER_UNTIL_HOURS`
+   * before the start); null when it cannot be passed on (anymore).
+   */
+  transferUntil: z.string().nullable().optional(),
+  /** Whether the holder may pass it on now (valid, not checked in, before the deadline). */
+  transferable: z.boolean().optional(),
+  /** On the success page: the ticket went to someone else; its token is the buyer's old one. */
+  passedOn: z.boolean().optional(),
 });
 export type Ticket = z.infer<typeof ticketSchema>;
 
@@ -289,8 +300,42 @@ export const ticketLinkSchema = ticketSchema.pick({
   tier: true,
   seat: true,
   seats: true,
+  holder: true,
+  company: true,
+  passedOn: true,
 });
 export type TicketLink = z.infer<typeof ticketLinkSchema>;
+
+/** rules "Named tickets": a name as a ticket carries it; no control characters. */
+const holderName = z
+  .string({ error: 'Bitte gib einen Namen ein.' })
+  .trim()
+  .min(2, 'Bitte gib einen Namen mit mindestens 2 Zeichen ein.')
+  .max(80, 'Der Name ist zu lang (höchstens 80 Zeichen).')
+  .refine((v) => !/[\p{Cc}\p{Cf}]/u.test(v), 'Der Name enthält ungültige Zeichen.');
+const holderCompany = z
+  .string()
+  .trim()
+  .max(80, 'Der Firmenname ist zu lang (höchstens 80 Zeichen).')
+  .refine((v) => !/[\p{Cc}\p{Cf}]/u.test(v), 'Der Firmenname enthält ungültige Zeichen.')
+  .nullish()
+  .transform((v) => (v ? v : null));
+
+/** `POST /api/tickets/:token/holder` and the organizer's `PUT …/tickets/:id/holder`. */
+export const ticketHolderRequestSchema = z.object({ name: holderName, company: holderCompany });
+export type TicketHolderRequest = z.input<typeof ticketHolderRequestSchema>;
+
+/** `POST /api/tickets/:token/transfer` ("Ticket weitergeben"): the new holder. */
+export const ticketTransferRequestSchema = z.object({
+  name: holderName,
+  company: holderCompany,
+  email: emailSchema,
+});
+export type TicketTransferRequest = z.input<typeof ticketTransferRequestSchema>;
+
+/** The answer to a transfer: to whom it went (the new link goes to them only). */
+export const ticketTransferResultSchema = z.object({ holder: z.string(), email: z.string() });
+export type TicketTransferResult = z.infer<typeof ticketTransferResultSchema>;
 
 export const ticketResendRequestSchema = z.object({
   email: emailSchema,

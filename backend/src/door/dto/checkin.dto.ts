@@ -79,6 +79,12 @@ export interface DoorTicketView {
   orderNumber?: string;
   /** … and `guestEmailKey` of the buyer's address, never the address. */
   emailKey?: string;
+  /** rules "Named tickets": the holder's company, with the name. */
+  company?: string;
+  /** Set once passed on: older tokens of the ticket are refused ("Weitergegeben"). */
+  generation?: number;
+  /** The codes the ticket had before it was passed on. */
+  passedOnCodes?: string[];
 }
 
 export interface DoorTicketList {

@@ -119,7 +119,8 @@ export class TicketMailService {
     return 'sent';
   }
 
-  private async send(
+  /** One mail with these tickets (their PDFs and calendar files); also a transfer's. */
+  async send(
     id: string,
     to: string,
     tickets: readonly PdfTicket[],
@@ -137,6 +138,7 @@ export class TicketMailService {
         url: this.ticketUrl(ticket.token),
         code: ticket.code,
         guestList: ticket.guestList,
+        wallet: this.walletLinks(ticket.token),
       })),
       publicUrl: this.config.publicUrl,
     });
@@ -186,6 +188,16 @@ export class TicketMailService {
       });
     }
     return attachments;
+  }
+
+  /** rules "Wallet passes": the pass and the save link, each where that wallet is set up. */
+  private walletLinks(token: string): MailTicket['wallet'] {
+    const { apple, google } = this.config.wallet ?? { apple: null, google: null };
+    const base = `/api/tickets/${encodeURIComponent(token)}/wallet`;
+    return {
+      apple: apple ? absoluteUrl(this.config.publicUrl, `${base}/apple`) : null,
+      google: google ? absoluteUrl(this.config.publicUrl, `${base}/google/save`) : null,
+    };
   }
 
   private ticketUrl(token: string): string {

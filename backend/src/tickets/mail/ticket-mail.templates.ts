@@ -32,11 +32,16 @@ export interface MailTicket {
   code: string | null;
   /** A guest-list seat (rules "Orders made in the shop"). */
   guestList?: boolean;
+  /** rules "Wallet passes": the links of the wallets the site is set up for. */
+  wallet?: { apple: string | null; google: string | null };
 }
 
 export interface TicketMailContent {
-  /** `order`: the confirmation of a paid order; `resend`: the buyer asked for the tickets again. */
-  kind: 'order' | 'resend';
+  /**
+   * `order`: the confirmation of a paid order; `resend`: the buyer asked for the tickets
+   * again; `transfer`: a ticket passed on, to its new holder (rules "Named tickets").
+   */
+  kind: 'order' | 'resend' | 'transfer';
   buyerName: string | null;
   orderNumber: string | null;
   /** The order summary; null for a resend, which may cover several orders. */
@@ -55,6 +60,9 @@ export interface TicketMailContent {
 
 function subjectOf(content: TicketMailContent): string {
   if (content.kind === 'resend') return `Deine Tickets von ${SITE_NAME}`;
+  if (content.kind === 'transfer') {
+    return `Ein Ticket für dich: „${content.tickets[0]?.eventName ?? SITE_NAME}“`;
+  }
   const events = [...new Set(content.tickets.map((t) => t.eventName))];
   const prefix = content.guestList ? 'Gästeliste: ' : '';
   if (events.length === 1) return `${prefix}Deine Tickets für „${events[0]}“`;
@@ -73,6 +81,9 @@ function ticketLabel(t: MailTicket): string {
 
 function intro(content: TicketMailContent): string {
   const hello = content.buyerName ? `Hallo ${content.buyerName},` : 'Hallo,';
+  if (content.kind === 'transfer') {
+    return `${hello}\njemand hat dir ein Ticket weitergegeben – es ist jetzt auf deinen Namen ausgestellt. Im Anhang findest du es als PDF und eine Kalenderdatei. Zeig am Einlass einfach den QR-Code – auf dem Handy oder ausgedruckt.`;
+  }
   if (content.kind === 'resend') {
     return `${hello}\nhier sind deine Tickets noch einmal. Zeig am Einlass einfach den QR-Code – auf dem Handy oder ausgedruckt.`;
   }
@@ -102,6 +113,8 @@ function text(content: TicketMailContent): string {
               t.venue ? `  ${t.venue}, Hamburg` : null,
               t.code ? `  Ticket-Code: ${formatTicketCode(t.code)}` : null,
               `  ${t.url}`,
+              t.wallet?.apple ? `  Zu Apple Wallet hinzufügen: ${t.wallet.apple}` : null,
+              t.wallet?.google ? `  Zu Google Wallet hinzufügen: ${t.wallet.google}` : null,
             ]
               .filter(Boolean)
               .join('\n'),
@@ -137,7 +150,7 @@ function html(content: TicketMailContent): string {
       return mailSection(
         `
 <div style="color:${C.text};font-size:15px;font-weight:bold;">${esc(ticketLabel(t))}</div>${details}${codeHtml(t.code)}
-<div style="margin-top:8px;"><a href="${esc(t.url)}" style="color:${C.gold};font-weight:bold;text-decoration:none;">Ticket mit QR-Code öffnen</a></div>
+<div style="margin-top:8px;"><a href="${esc(t.url)}" style="color:${C.gold};font-weight:bold;text-decoration:none;">Ticket mit QR-Code öffnen</a></div>${walletHtml(t.wallet)}
 `,
         '12px 16px',
       );
@@ -156,6 +169,22 @@ function html(content: TicketMailContent): string {
     sectionsHtml: `${tickets}\n${summary}`,
     publicUrl: content.publicUrl,
   });
+}
+
+/** rules "Wallet passes": one link per wallet the site is set up for, under the ticket's. */
+function walletHtml(wallet: MailTicket['wallet']): string {
+  const links = [
+    wallet?.apple ? [wallet.apple, 'Zu Apple Wallet hinzufügen'] : null,
+    wallet?.google ? [wallet.google, 'Zu Google Wallet hinzufügen'] : null,
+  ]
+    .filter((l): l is string[] => l !== null)
+    .map(
+      ([href, label]) =>
+        `<a href="${esc(href!)}" style="color:${C.gold};text-decoration:none;">${esc(label!)}</a>`,
+    );
+  return links.length > 0
+    ? `<div style="margin-top:6px;font-size:13px;">${links.join(' &nbsp;·&nbsp; ')}</div>`
+    : '';
 }
 
 /** The short code, large and spaced for reading out at the door. */

@@ -26,8 +26,11 @@ import { JobRepository, type LeasedJob, type NewJob } from '../../../src/jobs/jo
 import {
   type NewTicket,
   type StoredTicket,
+  type TicketHolder,
   TicketRepository,
   type TicketSale,
+  type TicketTransfer,
+  type TransferRefusal,
 } from '../../../src/tickets/tickets.port.js';
 import { newTicketCode } from '../../../src/tickets/ticket-issue.js';
 import type { RefundableTicket } from '../../../src/tickets/refunded-tickets.js';
@@ -462,6 +465,9 @@ export class InMemoryTicketRepository extends TicketRepository {
           issuedAt: now,
           code: newTicketCode(),
           revokedAt: null,
+          company: null,
+          holderEmail: null,
+          generation: 0,
         });
       }
     }
@@ -486,7 +492,7 @@ export class InMemoryTicketRepository extends TicketRepository {
       .sort((a, b) => b.createdAt - a.createdAt);
     return orders.flatMap((o) =>
       this.data.tickets
-        .filter((t) => t.orderId === o.id && t.status === 'valid')
+        .filter((t) => t.orderId === o.id && t.status === 'valid' && t.holderEmail === null)
         .map((t) => structuredClone(t)),
     );
   }
@@ -494,10 +500,47 @@ export class InMemoryTicketRepository extends TicketRepository {
   async validForOrders(orderIds: readonly string[]): Promise<StoredTicket[]> {
     return orderIds.flatMap((id) =>
       this.data.tickets
-        .filter((t) => t.orderId === id && t.status === 'valid')
+        .filter((t) => t.orderId === id && t.status === 'valid' && t.holderEmail === null)
         .sort((a, b) => a.linePosition - b.linePosition || a.seat - b.seat)
         .map((t) => structuredClone(t)),
     );
+  }
+
+  async passedOnTo(email: string): Promise<StoredTicket[]> {
+    const wanted = email.trim().toLowerCase();
+    return this.data.tickets
+      .filter((t) => t.status === 'valid' && t.holderEmail?.toLowerCase() === wanted)
+      .map((t) => structuredClone(t));
+  }
+
+  async setHolder(id: string, holder: TicketHolder, generation?: number): Promise<boolean> {
+    const t = this.data.tickets.find((x) => x.id === id);
+    if (!t || (generation !== undefined && t.generation !== generation)) return false;
+    Object.assign(t, { holder: holder.name, company: holder.company });
+    return true;
+  }
+
+  /** The order service's tests check in nobody. */
+  async isCheckedIn(): Promise<boolean> {
+    return false;
+  }
+
+  async transfer(
+    id: string,
+    generation: number,
+    to: TicketTransfer,
+  ): Promise<StoredTicket | TransferRefusal> {
+    const t = this.data.tickets.find((x) => x.id === id);
+    if (!t || t.generation !== generation) return 'stale';
+    if (t.status !== 'valid') return 'revoked';
+    Object.assign(t, {
+      generation: generation + 1,
+      code: newTicketCode(),
+      holder: to.name,
+      company: to.company,
+      holderEmail: to.email,
+    });
+    return structuredClone(t);
   }
 
   async revokeForOrder(orderId: string, now: number): Promise<number> {
