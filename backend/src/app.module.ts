@@ -8,6 +8,7 @@ import { OrganizerModule } from './organizer/organizer.module.js';
 import { PrivacyModule } from './privacy/privacy.module.js';
 import { ShopModule } from './shop/shop.module.js';
 import { TicketsModule } from './tickets/tickets.module.js';
+import { WalletModule } from './tickets/wallet/wallet.module.js';
 import { WaitlistModule } from './waitlist/waitlist.module.js';
 import { AppConfigModule } from './common/app-config.module.js';
 import type { AppConfig } from './config/config.js';
@@ -42,6 +43,7 @@ export class AppModule {
       imports.push(
         OrdersModule,
         TicketsModule,
+        WalletModule,
         DoorModule,
         WaitlistModule,
         MailModule,
