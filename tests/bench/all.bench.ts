@@ -23,6 +23,7 @@ import {
   verdict,
 } from './report.js';
 import { checkinRows, measureCheckin } from './checkin.bench.js';
+import { measureOrganizer, organizerRows } from './organizer.bench.js';
 import { measureTickets, percentile } from './tickets.bench.js';
 import { measureWaitlist, WAITLIST_BUDGET_P95_MS } from './waitlist.bench.js';
 
@@ -658,6 +659,18 @@ async function measureTicketMail(): Promise<void> {
   }
 }
 
+/** The organizer's budgets (organizer.bench.ts): dashboard, guest-list CSV, name badges. */
+async function measureOrganizerArea(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'awhh-bench-organizer-'));
+  try {
+    for (const r of organizerRows(await measureOrganizer(dir))) {
+      row(r.group, r.metric, r.runs, r.unit, r.budget);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function result(): BenchResult {
   const cpu = cpus();
   return {
@@ -688,7 +701,8 @@ function updateReadme(run: BenchResult): void {
 }
 
 /**
- * BENCH_PARTS (comma-separated: sizes, lighthouse, pages, feed, checkout, tickets, door)
+ * BENCH_PARTS (comma-separated: sizes, lighthouse, pages, feed, checkout, tickets, door,
+ * organizer)
  * measures only those parts, e.g. while tuning one budget; the README table is written
  * only by a full run.
  */
@@ -713,6 +727,7 @@ describe('benchmark', () => {
     if (part('checkout')) await measureCheckout();
     if (part('tickets')) await measureTicketMail();
     if (part('door')) await measureDoorAndWaitlist();
+    if (part('organizer')) await measureOrganizerArea();
 
     const run = result();
     const file = writeResults(run);
