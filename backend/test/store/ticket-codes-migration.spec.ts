@@ -93,6 +93,8 @@ describe.each(DATABASES)('the short codes migration (%s)', (kind) => {
       expect.stringMatching(/create unique index .*tickets.*\(.*event_id.*code.*\)/),
     ]);
     const [first, second] = rows.filter((r) => Number(r.event_id) === 101);
+    // The native driver's errors come from another realm than the test's `Error` (jest), so
+    // the refusal is read by its message, never `instanceof`.
     const taken = await db
       .updateTable('tickets')
       .set({ code: first!.code })
@@ -100,8 +102,8 @@ describe.each(DATABASES)('the short codes migration (%s)', (kind) => {
       .executeTakeFirst()
       .then(
         (result) => `updated ${String(result.numUpdatedRows)} row(s)`,
-        (err: unknown) => (err instanceof Error ? 'refused' : String(err)),
+        (err: unknown) => String((err as { message?: unknown }).message ?? err),
       );
-    expect(taken).toBe('refused');
+    expect(taken).toMatch(/unique/i);
   });
 });
