@@ -25,6 +25,7 @@ import {
 import { checkinRows, measureCheckin } from './checkin.bench.js';
 import { measureOrganizer, organizerRows } from './organizer.bench.js';
 import { measureTickets, percentile } from './tickets.bench.js';
+import { measureWallet, PKPASS_BUILD_BUDGET_MS, PKPASS_SIZE_BUDGET_KB } from './wallet.bench.js';
 import { measureWaitlist, WAITLIST_BUDGET_P95_MS } from './waitlist.bench.js';
 
 /**
@@ -659,6 +660,31 @@ async function measureTicketMail(): Promise<void> {
   }
 }
 
+/** The wallet budget (wallet.bench.ts): one ticket's signed .pkpass, its time and size. */
+async function measureWalletPass(): Promise<void> {
+  const { buildMs, bytes } = await measureWallet();
+  row(
+    'wallet',
+    `one .pkpass built and signed, median of ${buildMs.length}`,
+    [median(buildMs)],
+    'ms',
+    {
+      op: '<=',
+      value: PKPASS_BUILD_BUDGET_MS,
+    },
+  );
+  row(
+    'wallet',
+    `one .pkpass built and signed, p95 of ${buildMs.length}`,
+    [percentile(buildMs, 95)],
+    'ms',
+  );
+  row('wallet', 'one .pkpass, size', [bytes], 'B', {
+    op: '<=',
+    value: PKPASS_SIZE_BUDGET_KB * 1024,
+  });
+}
+
 /** The organizer's budgets (organizer.bench.ts): dashboard, guest-list CSV, name badges. */
 async function measureOrganizerArea(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'awhh-bench-organizer-'));
@@ -702,7 +728,7 @@ function updateReadme(run: BenchResult): void {
 
 /**
  * BENCH_PARTS (comma-separated: sizes, lighthouse, pages, feed, checkout, tickets, door,
- * organizer)
+ * organizer, wallet)
  * measures only those parts, e.g. while tuning one budget; the README table is written
  * only by a full run.
  */
@@ -728,6 +754,7 @@ describe('benchmark', () => {
     if (part('tickets')) await measureTicketMail();
     if (part('door')) await measureDoorAndWaitlist();
     if (part('organizer')) await measureOrganizerArea();
+    if (part('wallet')) await measureWalletPass();
 
     const run = result();
     const file = writeResults(run);
