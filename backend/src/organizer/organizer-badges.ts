@@ -84,9 +84,8 @@ export function badgesOf(tickets: readonly DoorTicket[], tierOrder: readonly str
       const badge: Badge = {
         firstName: first,
         fullName,
-        // The ticket holder's company once tickets carry one (rules "The organizer": named
-        // tickets); until then the badge shows the name alone.
-        company: null,
+        // rules "Named tickets": the holder's company, when one was given.
+        company: t.company?.trim() || null,
         tier,
         tierIndex: tierIndex.get(tier)!,
       };

@@ -38,7 +38,7 @@ export interface StoredOrganizerMail {
 export interface OrganizerMailRecipient {
   /** Epoch ms; null until the mail server accepted this recipient's mail. */
   sentAt: number | null;
-  /** The ticket's address now (its order's); null once erased. */
+  /** The ticket's address now (its holder's, else its order's); null once erased. */
   email: string | null;
 }
 

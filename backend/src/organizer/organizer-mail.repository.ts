@@ -60,14 +60,20 @@ export class KyselyOrganizerMailRepository extends OrganizerMailRepository {
       .leftJoin('tickets', 'tickets.id', 'r.ticket_id')
       .leftJoin('orders', 'orders.id', 'tickets.order_id')
       .leftJoin('shop_orders', 'shop_orders.id', 'tickets.order_id')
-      .select(['r.sent_at', 'orders.email', 'shop_orders.email as shop_email'])
+      .select([
+        'r.sent_at',
+        'tickets.holder_email',
+        'orders.email',
+        'shop_orders.email as shop_email',
+      ])
       .where('r.mail_id', '=', mailId)
       .where('r.ticket_id', '=', ticketId)
       .executeTakeFirst();
     if (!row) return undefined;
     return {
       sentAt: row.sent_at === null ? null : Number(row.sent_at),
-      email: row.email ?? row.shop_email ?? null,
+      // A ticket passed on goes to its holder's address, as the door's list shows it.
+      email: row.holder_email || row.email || row.shop_email || null,
     };
   }
 

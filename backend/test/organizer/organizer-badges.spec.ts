@@ -47,8 +47,8 @@ const SORTED = [
 ];
 
 describe('badges: names and order', () => {
-  const ticket = (holder: string | null, tier: string | null, status = 'valid') =>
-    ({ id: `t-${holder}`, holder, tier, status }) as unknown as DoorTicket;
+  const ticket = (holder: string | null, tier: string | null, status = 'valid', company?: string) =>
+    ({ id: `t-${holder}`, holder, tier, status, company }) as unknown as DoorTicket;
 
   it('rules "The organizer": the first name without titles, sorted by last name, nameless last, revoked never', () => {
     expect(splitName('Dr. Anna von der Heide')).toEqual({ first: 'Anna', last: 'Heide' });
@@ -59,17 +59,17 @@ describe('badges: names and order', () => {
         ticket(null, 'Regulär'),
         ticket('Jörg Özdemir', 'Regulär'),
         ticket('Ulla Ulm', 'VIP', 'revoked'),
-        ticket('anna becker', 'Regulär'),
+        ticket('anna becker', 'Regulär', 'valid', ' Elbblick & Partner '),
         ticket('Prof. Max Albers', null),
       ],
       ['Regulär', 'VIP'],
     );
-    expect(badges.map((b) => [b.firstName, b.fullName, b.tier, b.tierIndex])).toEqual([
-      ['Max', 'Prof. Max Albers', 'Ticket', 2],
-      ['anna', 'anna becker', 'Regulär', 0],
-      ['Jörg', 'Jörg Özdemir', 'Regulär', 0],
-      ['Zoe', 'Zoe Zander', 'VIP', 1],
-      ['', '', 'Regulär', 0],
+    expect(badges.map((b) => [b.firstName, b.fullName, b.company, b.tier, b.tierIndex])).toEqual([
+      ['Max', 'Prof. Max Albers', null, 'Ticket', 2],
+      ['anna', 'anna becker', 'Elbblick & Partner', 'Regulär', 0],
+      ['Jörg', 'Jörg Özdemir', null, 'Regulär', 0],
+      ['Zoe', 'Zoe Zander', null, 'VIP', 1],
+      ['', '', null, 'Regulär', 0],
     ]);
   });
 });
@@ -175,6 +175,11 @@ withPoppler('GET /api/organizer/events/:id/badges.pdf', () => {
       .select(['id', 'order_id', 'seat', 'holder'])
       .where('event_id', '=', EVENT)
       .execute();
+    await store
+      .updateTable('tickets')
+      .set({ holder_company: 'Hafenkontor GmbH' })
+      .where('holder', '=', 'Anna Becker')
+      .execute();
     for (const t of tickets) {
       if (t.seat === 1) continue;
       const buyer = tickets.find((o) => o.order_id === t.order_id && o.seat === 1)!.holder!;
@@ -217,6 +222,8 @@ withPoppler('GET /api/organizer/events/:id/badges.pdf', () => {
     expect(order).toEqual([...SORTED, null]);
     // The first name large, on its own line above the full name.
     expect(textOf(labelFile, 2)).toMatch(/^\s*Max\s*$/m);
+    // The holder's company under the name.
+    expect(textOf(labelFile, 3)).toMatch(/Anna Becker\s+Hafenkontor GmbH/);
 
     // A sheet as it prints, to look at.
     execFileSync(PDFTOPPM, ['-png', '-r', '60', '-f', '1', '-l', '1', a4File, '/tmp/awhh-badges']);

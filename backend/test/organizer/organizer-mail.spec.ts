@@ -125,7 +125,7 @@ describe.each(DATABASES)('the mail to every holder (%s)', (kind) => {
     await store.deleteFrom('organizer_mails').execute();
     const cookie = await signIn(first);
 
-    // Four addresses hold valid tickets (Anna two of them); Dora's order was refunded.
+    // Four buyers' addresses hold valid tickets (Anna two of them); Dora's order was refunded.
     await buy(first, 'anna@example.org', 2);
     await buy(first, 'bernd@example.org');
     await buy(first, 'Clara@Example.org');
@@ -144,6 +144,18 @@ describe.each(DATABASES)('the mail to every holder (%s)', (kind) => {
       return revoked.length === 1;
     }, 10_000);
     await settleOutbox(first);
+    // Anna passed her second ticket on: its holder's address gets the mail too.
+    const annas = await store
+      .selectFrom('tickets')
+      .innerJoin('orders', 'orders.id', 'tickets.order_id')
+      .select(['tickets.id', 'tickets.seat'])
+      .where('orders.email', '=', 'anna@example.org')
+      .execute();
+    await store
+      .updateTable('tickets')
+      .set({ holder_email: 'neu@example.org', holder: 'Nele Neu' })
+      .where('id', '=', annas.find((t) => t.seat === 2)!.id)
+      .execute();
     const base = `/api/organizer/events/${EVENT}/mails`;
 
     // Bad input is a German 400; another site's page gets nothing; without the cookie 401.
@@ -172,7 +184,7 @@ describe.each(DATABASES)('the mail to every holder (%s)', (kind) => {
     });
     expect(preview.statusCode).toBe(200);
     const shown = organizerMailPreviewSchema.parse(preview.json());
-    expect(shown.recipients).toBe(4);
+    expect(shown.recipients).toBe(5);
     expect(shown.subject).toBe(SUBJECT);
     expect(shown.html).toContain('Bitte &lt;b&gt;pünktlich&lt;/b&gt; sein &amp; „gute Laune“');
     expect(shown.html).not.toContain('<b>pünktlich');
@@ -196,7 +208,7 @@ describe.each(DATABASES)('the mail to every holder (%s)', (kind) => {
     const sent = await call(first, 'POST', base, cookie, { subject: SUBJECT, text: TEXT, sendId });
     expect(sent.statusCode).toBe(201);
     const mail = organizerMailSchema.parse(sent.json().mail);
-    expect(mail).toMatchObject({ subject: SUBJECT, recipients: 4 });
+    expect(mail).toMatchObject({ subject: SUBJECT, recipients: 5 });
     const jobsOf = () =>
       store
         .selectFrom('jobs')
@@ -206,17 +218,17 @@ describe.each(DATABASES)('the mail to every holder (%s)', (kind) => {
     await waitFor(async () => {
       const jobs = await jobsOf();
       return (
-        jobs.filter((j) => j.done_at !== null).length === 2 &&
+        jobs.filter((j) => j.done_at !== null).length === 3 &&
         jobs.filter((j) => j.last_error !== null).length === 2
       );
     }, 10_000);
-    expect(campaign()).toHaveLength(2);
+    expect(campaign()).toHaveLength(3);
     expect(sink.rejected).toBe(2);
     // A repeated click answers with the same mail and queues nothing more.
     const again = await call(first, 'POST', base, cookie, { subject: SUBJECT, text: TEXT, sendId });
     expect(again.statusCode).toBe(200);
     expect(again.json().mail.id).toBe(mail.id);
-    expect(await jobsOf()).toHaveLength(4);
+    expect(await jobsOf()).toHaveLength(5);
     await first.close();
     apps.splice(apps.indexOf(first), 1);
 
@@ -246,6 +258,7 @@ describe.each(DATABASES)('the mail to every holder (%s)', (kind) => {
       'bernd@example.org',
       'clara@example.org',
       'emil@example.org',
+      'neu@example.org',
     ]);
     const copy = campaign()[0]!;
     expect(copy.text).toContain('wir treffen uns heute am Anleger 3');
@@ -255,6 +268,6 @@ describe.each(DATABASES)('the mail to every holder (%s)', (kind) => {
     const listed = organizerMailsSchema.parse(
       (await call(second, 'GET', base, secondCookie)).json(),
     );
-    expect(listed.mails).toEqual([{ ...mail, sent: 4 }]);
+    expect(listed.mails).toEqual([{ ...mail, sent: 5 }]);
   });
 });
