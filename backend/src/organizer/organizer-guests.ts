@@ -22,6 +22,7 @@ import { ManualCheckins } from '../door/manual-checkin.js';
 import { JobSignal } from '../jobs/job-signal.js';
 import { JobRepository } from '../jobs/jobs.port.js';
 import { ORDER_JOBS, orderJob } from '../orders/order-jobs.js';
+import { TRANSFER_JOBS, transferJob } from '../tickets/ticket-transfer.jobs.js';
 import { OrganizerDashboard } from './organizer-dashboard.js';
 
 export const GUEST_NOT_FOUND_MESSAGE = 'Dieses Ticket gibt es bei diesem Event nicht.';
@@ -133,9 +134,10 @@ export class OrganizerGuests {
   }
 
   /**
-   * The ticket mail again, through the outbox's resend job of its order (the order's
-   * address gets its valid tickets, as `POST /api/tickets/resend` sends them); a second
-   * request while one waits adds nothing.
+   * The ticket mail again, through the outbox: the order's resend job (the order's address
+   * gets its valid tickets, as `POST /api/tickets/resend` sends them), or for a ticket passed
+   * on the new holder's mail of its transfer (rules "Named tickets"). A second request while
+   * one waits adds nothing.
    */
   async resend(idParam: string, ticketIdParam: string): Promise<{ attendee: Attendee }> {
     const eventId = eventIdOf(idParam);
@@ -144,7 +146,13 @@ export class OrganizerGuests {
     if (!ticket) throw apiError(404, GUEST_NOT_FOUND_MESSAGE);
     if (ticket.status !== 'valid') throw apiError(409, RESEND_REVOKED_MESSAGE);
     if (!ticket.email) throw apiError(409, RESEND_NO_ADDRESS_MESSAGE);
-    await this.jobs.enqueueAgain(orderJob(ORDER_JOBS.ticketResend, ticket.orderId), Date.now());
+    const generation = ticket.generation ?? 0;
+    await this.jobs.enqueueAgain(
+      generation > 0
+        ? transferJob(TRANSFER_JOBS.holderMail, { ...ticket, generation })
+        : orderJob(ORDER_JOBS.ticketResend, ticket.orderId),
+      Date.now(),
+    );
     this.signal.wake();
     return { attendee: attendeeOf(ticket) };
   }
@@ -187,8 +195,7 @@ export function attendeeOf(t: DoorTicket): Attendee {
   return {
     ticketId: t.id,
     name: t.holder,
-    // Tickets carry no company yet: null until the holder's company is stored with them.
-    company: null,
+    company: t.company ?? null,
     email: t.email,
     tier: t.tier,
     status,
@@ -240,7 +247,7 @@ function search(eventId: number, tickets: readonly DoorTicket[], q: string): Doo
       seat: t.seat,
       seats: t.seats,
       tier: t.tier,
-      holder: [t.holder, t.email].filter(Boolean).join(' ') || null,
+      holder: [t.holder, t.company, t.email].filter(Boolean).join(' ') || null,
       status: t.status,
       ...(t.orderNumber ? { orderNumber: t.orderNumber } : {}),
       ...(wantsEmail && t.email ? { emailKey: guestEmailKey(eventId, t.email) } : {}),

@@ -82,6 +82,7 @@ describe.each(DATABASES)("the organizer's guest list (%s)", (kind) => {
       'checkins',
       'waitlist_offers',
       'waitlist_entries',
+      'ticket_transfers',
     ] as const) {
       await store().deleteFrom(table).execute();
     }
@@ -160,7 +161,11 @@ describe.each(DATABASES)("the organizer's guest list (%s)", (kind) => {
       .orderBy('line_position')
       .orderBy('seat')
       .execute();
-    return { orderId: order.id, tickets };
+    const summary = (
+      await inject(app, { method: 'GET', url: `/api/checkout/session/${sessionId}` })
+    ).json();
+    const tokens = (summary.tickets as { token: string }[]).map((t) => t.token);
+    return { orderId: order.id, tickets, tokens };
   }
 
   const tier = (variationId: number, price: number, quantity: number, name: string) => ({
@@ -480,6 +485,55 @@ describe.each(DATABASES)("the organizer's guest list (%s)", (kind) => {
     }
     expect(limited?.json().message).toBe(RESEND_LIMIT_MESSAGE);
     expect(limited?.headers['retry-after']).toBeDefined();
+  });
+
+  it('rules "The organizer": a ticket passed on shows its new holder with company, is found by the company, and its mail goes again to the new holder', async () => {
+    const bought = await buy([tier(REGULAR, 35, 2, 'Regulär')], {
+      email: 'karla@example.org',
+      name: 'Karla Kundin',
+    });
+    await settleOutbox(app);
+    const passed = await inject(app, {
+      method: 'POST',
+      url: `/api/tickets/${bought.tokens[1]}/transfer`,
+      headers: { 'x-forwarded-for': freshIp() },
+      payload: { name: 'Mia Meyer', company: 'Elbwerk', email: 'mia@example.org' },
+    });
+    expect(passed.statusCode).toBe(200);
+    const transferMails = () =>
+      store()
+        .selectFrom('mails')
+        .select('to_address')
+        .where('subject', 'like', 'Ein Ticket für dich%')
+        .execute();
+    await waitFor(async () => (await transferMails()).length === 1, 15_000);
+
+    const found = await attendees('?q=elbwerk');
+    expect(found.attendees).toHaveLength(1);
+    expect(found.attendees[0]).toMatchObject({
+      ticketId: bought.tickets[1]!.id,
+      name: 'Mia Meyer',
+      company: 'Elbwerk',
+      email: 'mia@example.org',
+      status: 'valid',
+    });
+    const csv = await organizer('GET', `/api/organizer/events/${EVENT}/attendees.csv`);
+    expect(
+      parseCsv(csv.body)
+        .find((r) => r[0] === 'Mia Meyer')!
+        .slice(1, 3),
+    ).toEqual(['Elbwerk', 'mia@example.org']);
+
+    const res = await organizer(
+      'POST',
+      `/api/organizer/events/${EVENT}/attendees/${bought.tickets[1]!.id}/resend`,
+    );
+    expect(res.statusCode).toBe(202);
+    await waitFor(async () => (await transferMails()).length === 2, 15_000);
+    expect((await transferMails()).map((m) => m.to_address)).toEqual([
+      'mia@example.org',
+      'mia@example.org',
+    ]);
   });
 
   it('rules "The organizer": one ticket cancelled is a partial refund of its price after the coupon; that ticket is revoked, the others stay valid, the shop gets its refund', async () => {
