@@ -27,10 +27,15 @@ const ticket: Ticket = {
   code: 'K7QM3XPA',
 };
 
-function renderTicket(reply: { status?: number; body: unknown }, token = TOKEN) {
+function renderTicket(
+  reply: { status?: number; body: unknown },
+  token = TOKEN,
+  more: Parameters<typeof mockFetch>[0] = {},
+) {
   const fetchMock = mockFetch({
     [`GET /api/tickets/${token}`]: reply,
     'POST /api/tickets/resend': { status: 202, body: { accepted: true } },
+    ...more,
   });
   renderRoutes(
     [{ path: '/tickets/:token', loader, action, Component, handle, HydrateFallback: () => null }],
@@ -145,5 +150,107 @@ describe('ticket page (rules "Orders made in the shop")', () => {
     renderTicket({ body: { ...ticket, guestList: false } });
     await screen.findByRole('heading', { level: 1, name: ticket.eventName });
     expect(screen.queryByText('Gästeliste')).not.toBeInTheDocument();
+  });
+});
+
+describe('ticket page (rules "Named tickets")', () => {
+  const PASSED_ON = {
+    statusCode: 410,
+    error: 'Gone',
+    message: 'Dieses Ticket wurde an eine andere Person weitergegeben.',
+  };
+
+  it('names the ticket with its own token and shows the name at once', async () => {
+    const user = userEvent.setup();
+    const { calls } = renderTicket(
+      { body: { ...ticket, holder: null, transferable: true } },
+      TOKEN,
+      {
+        [`POST /api/tickets/${TOKEN}/holder`]: {
+          body: { holder: 'Jonas Jansen', company: 'Hafenkontor GmbH' },
+        },
+      },
+    );
+    const region = await screen.findByRole('region', { name: 'Wer kommt mit diesem Ticket?' });
+    const name = within(region).getByLabelText('Vor- und Nachname');
+    await user.type(name, 'J');
+    await user.click(within(region).getByRole('button', { name: 'Namen speichern' }));
+    expect(
+      within(region).getByText('Bitte gib einen Namen mit mindestens 2 Zeichen ein.'),
+    ).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+
+    await user.type(name, 'onas Jansen');
+    await user.type(within(region).getByLabelText('Firma (optional)'), 'Hafenkontor GmbH');
+    await user.click(within(region).getByRole('button', { name: 'Namen speichern' }));
+    expect(
+      await within(region).findByText('Gespeichert: Das Ticket ist auf Jonas Jansen ausgestellt.'),
+    ).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+      name: 'Jonas Jansen',
+      company: 'Hafenkontor GmbH',
+    });
+    expect(screen.getByText('Hafenkontor GmbH', { selector: 'dd' })).toBeInTheDocument();
+  });
+
+  it('passes the ticket on, then says the link is void; a refusal is shown in German', async () => {
+    const user = userEvent.setup();
+    let refuse = true;
+    const { calls } = renderTicket(
+      {
+        body: { ...ticket, transferable: true, transferUntil: '2026-07-01T14:00:00.000Z' },
+      },
+      TOKEN,
+      {
+        [`POST /api/tickets/${TOKEN}/transfer`]: () =>
+          refuse
+            ? {
+                status: 409,
+                body: { statusCode: 409, error: 'Conflict', message: 'Zu spät zum Weitergeben.' },
+              }
+            : { body: { holder: 'Mia Meyer', email: 'mia@example.org' } },
+      },
+    );
+    await screen.findByRole('heading', { level: 1, name: ticket.eventName });
+    await user.click(screen.getByText('Ticket weitergeben', { selector: 'summary' }));
+    expect(screen.getByText(/bis Mittwoch, 1\. Juli 2026 um 16:00 Uhr\./)).toBeInTheDocument();
+    const [, name] = screen.getAllByLabelText('Vor- und Nachname');
+    await user.type(name!, 'Mia Meyer');
+    await user.type(screen.getByLabelText('E-Mail-Adresse der neuen Person'), 'mia@example.org');
+    await user.click(screen.getByRole('button', { name: 'Ticket verbindlich weitergeben' }));
+    expect(await screen.findByText('Zu spät zum Weitergeben.')).toBeInTheDocument();
+
+    refuse = false;
+    await user.click(screen.getByRole('button', { name: 'Ticket verbindlich weitergeben' }));
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Ticket weitergegeben' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Weitergegeben an Mia Meyer')).toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: /QR-Code/ })).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST').at(-1)?.body).toEqual({
+      name: 'Mia Meyer',
+      company: null,
+      email: 'mia@example.org',
+    });
+  });
+
+  it('a link of a ticket passed on (410) says so and shows no code', async () => {
+    renderTicket({ status: 410, body: PASSED_ON });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Ticket weitergegeben' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Dieser Link gilt nicht mehr')).toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: /QR-Code/ })).not.toBeInTheDocument();
+  });
+
+  it('no transfer form once the ticket cannot be passed on', async () => {
+    const user = userEvent.setup();
+    renderTicket({ body: { ...ticket, transferable: false, transferUntil: null } });
+    await screen.findByRole('heading', { level: 1, name: ticket.eventName });
+    await user.click(screen.getByText('Ticket weitergeben', { selector: 'summary' }));
+    expect(screen.getByText(/kann nicht mehr weitergegeben werden/)).toBeInTheDocument();
+    expect(
+      screen.queryByRole('button', { name: 'Ticket verbindlich weitergeben' }),
+    ).not.toBeInTheDocument();
   });
 });

@@ -5,16 +5,22 @@ import { errorText, isNotFound } from '@/lib/api-client';
 import { dataSource } from '@/lib/data-source';
 import type { RouteHandle } from '@/lib/page-head';
 import { ErrorState, Loading } from '@/components/ui/feedback';
-import { fetchTicket } from '@/features/tickets/api';
-import { TicketNotFound, TicketSkeleton, TicketView } from '@/features/tickets/ticket-view';
+import { fetchTicket, isPassedOn } from '@/features/tickets/api';
+import {
+  TicketNotFound,
+  TicketPassedOn,
+  TicketSkeleton,
+  TicketView,
+} from '@/features/tickets/ticket-view';
 
-// The tickets' resend form on the page posts here.
-export { resendTicketsAction as action } from '@/features/tickets/resend-form';
+// The page's ticket forms (resend, the holder's name, passing it on) post here.
+export { ticketFormsAction as action } from '@/features/tickets/ticket-actions';
 
 type TicketState =
   | { status: 'pending' }
   | { status: 'found'; ticket: Ticket }
   | { status: 'not-found' }
+  | { status: 'passed-on' }
   | { status: 'failed'; message: string };
 
 /** A compact JWS: base64url parts joined by dots (rules "Tickets and the door"). */
@@ -40,6 +46,8 @@ export async function loader({ params, request }: LoaderFunctionArgs): Promise<{
     };
   } catch (error) {
     if (isNotFound(error)) return { ticket: { status: 'not-found' } };
+    // rules "Named tickets": the ticket went to someone else; this link is void.
+    if (isPassedOn(error)) return { ticket: { status: 'passed-on' } };
     return { ticket: { status: 'failed', message: errorText(error) } };
   }
 }
@@ -48,6 +56,7 @@ const TITLES: Record<TicketState['status'], string> = {
   pending: 'Dein Ticket',
   found: 'Dein Ticket',
   'not-found': 'Ticket nicht gefunden',
+  'passed-on': 'Ticket weitergegeben',
   failed: 'Dein Ticket',
 };
 
@@ -76,6 +85,8 @@ export function Component() {
       return <TicketView ticket={ticket.ticket} />;
     case 'not-found':
       return <TicketNotFound />;
+    case 'passed-on':
+      return <TicketPassedOn />;
     case 'failed':
       return <ErrorState message={ticket.message} onRetry={() => void revalidate()} />;
     default:

@@ -56,6 +56,14 @@ function OrderTickets({ order }: { order: OrderSummary }) {
             </Link>
             {ticket.status === 'revoked' ? (
               <span className={styles.revoked}> – storniert</span>
+            ) : ticket.passedOn ? (
+              // rules "Named tickets": the link is the buyer's old one, which says so.
+              <span className={styles.revoked}>
+                {' '}
+                – weitergegeben an {ticket.holder ?? 'jemand anderen'}
+              </span>
+            ) : ticket.holder ? (
+              <span> – {ticket.holder}</span>
             ) : null}
           </li>
         ))}

@@ -1,12 +1,21 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { formatLongDate, formatTicketCode, formatTime, type Ticket } from '@awhh/machines';
+import {
+  formatLongDate,
+  formatTicketCode,
+  formatTime,
+  type Ticket,
+  type TicketTransferResult,
+} from '@awhh/machines';
 import { api, paths } from '@/config/paths';
 import { ButtonLink } from '@/components/ui/button';
 import { Alert, Skeleton } from '@/components/ui/feedback';
 import { ticketsApi } from './api';
+import { TicketHolderForm } from './holder-form';
 import { ResendTicketsForm } from './resend-form';
+import { TransferTicketForm } from './transfer-form';
 import { TicketQr } from './ticket-qr';
+import { WalletButtons } from './wallet-buttons';
 import styles from './tickets.module.css';
 
 /** "Ticket 2 von 3": the seat within the order's line for this event and tier. */
@@ -31,7 +40,13 @@ export interface TicketViewProps {
  * rules "Tickets and the door": what the buyer shows at the door. The QR code comes first
  * on a phone; a revoked ticket (refund, cancellation) says so and shows no code at all.
  */
-export function TicketView({ ticket }: TicketViewProps) {
+export function TicketView({ ticket: loaded }: TicketViewProps) {
+  // rules "Named tickets": a name saved here shows at once; a ticket passed on from here
+  // leaves this page's link void.
+  const [named, setNamed] = useState<{ holder: string; company: string | null } | null>(null);
+  const [passedOn, setPassedOn] = useState<TicketTransferResult | null>(null);
+  const ticket = named ? { ...loaded, ...named } : loaded;
+  if (passedOn) return <TicketPassedOn to={passedOn} />;
   const revoked = ticket.status === 'revoked';
   const date = formatLongDate(ticket.startsAt);
   const time = formatTime(ticket.startsAt);
@@ -102,6 +117,7 @@ export function TicketView({ ticket }: TicketViewProps) {
             {ticket.venue ? <Fact term="Location">{ticket.venue}</Fact> : null}
             {ticket.tier ? <Fact term="Kategorie">{ticket.tier}</Fact> : null}
             {ticket.holder ? <Fact term="Name">{ticket.holder}</Fact> : null}
+            {ticket.company ? <Fact term="Firma">{ticket.company}</Fact> : null}
             <Fact term="Ticket">{seat}</Fact>
             {ticket.orderNumber ? (
               <Fact term="Bestellnummer">
@@ -120,10 +136,52 @@ export function TicketView({ ticket }: TicketViewProps) {
               <a className={styles.action} href={ticketsApi.pdf(ticket.token)} download>
                 Als PDF speichern
               </a>
+              <WalletButtons token={ticket.token} />
             </div>
           )}
 
+          {revoked ? null : (
+            <>
+              <TicketHolderForm ticket={ticket} onSaved={setNamed} />
+              <TransferTicketForm ticket={ticket} onTransferred={setPassedOn} />
+            </>
+          )}
+
           <ResendTicketsForm />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * rules "Named tickets": the ticket went to someone else (just now from this page, or
+ * earlier: the API answers 410 for this link). Nothing of the ticket shows any more.
+ */
+export function TicketPassedOn({ to }: { to?: TicketTransferResult }) {
+  return (
+    <div className={`container ${styles.page}`}>
+      <header className={styles.header}>
+        <span className={styles.eyebrow}>Ticket</span>
+        <h1 className={styles.title}>Ticket weitergegeben</h1>
+      </header>
+      <div className={styles.narrow}>
+        <Alert
+          tone="info"
+          title={to ? `Weitergegeben an ${to.holder}` : 'Dieser Link gilt nicht mehr'}
+        >
+          <p>
+            {to
+              ? `${to.holder} bekommt das Ticket gleich per E-Mail an ${to.email} – mit neuem QR-Code und Ticket-Code.`
+              : 'Dieses Ticket wurde an eine andere Person weitergegeben.'}{' '}
+            Dieser Link, sein QR-Code und sein Ticket-Code gelten nicht mehr für den Einlass.
+          </p>
+        </Alert>
+        <ResendTicketsForm />
+        <div className={styles.actions}>
+          <ButtonLink to={paths.home} variant="secondary">
+            Zur Startseite
+          </ButtonLink>
         </div>
       </div>
     </div>
