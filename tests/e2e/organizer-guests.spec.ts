@@ -78,6 +78,21 @@ describe('the guest list on /veranstalter', () => {
     expect(await first.getAttribute('data-status')).toBe('checkedIn');
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: '/tmp/veranstalter-gaesteliste-390.png', fullPage: true });
+    // What the phone shows: the list's heading under the sticky header.
+    await page.evaluate(() => {
+      const heading = [...document.querySelectorAll('h2')].find((h) =>
+        h.textContent?.startsWith('Gästeliste'),
+      );
+      const header = document.querySelector('header');
+      window.scrollTo(
+        0,
+        (heading?.getBoundingClientRect().top ?? 0) +
+          window.scrollY -
+          (header?.getBoundingClientRect().height ?? 0) -
+          60,
+      );
+    });
+    await page.screenshot({ path: '/tmp/veranstalter-gaesteliste-390-view.png' });
 
     // The door learns it with its download of the list: its guest list says who checked in.
     const door = await openPage(browser, { viewport: MOBILE });
