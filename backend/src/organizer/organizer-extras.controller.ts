@@ -7,6 +7,7 @@ import {
   Param,
   Post,
   Query,
+  Req,
   Res,
   UseGuards,
 } from '@nestjs/common';
@@ -23,7 +24,7 @@ import { DoorCode, DoorCodeFixedError } from '../door/door-code.js';
 import { type BadgeLayout, OrganizerBadges } from './organizer-badges.js';
 import { OrganizerMails as OrganizerMailService } from './organizer-mail.js';
 import { EVENT_NOT_FOUND_MESSAGE } from './organizer.controller.js';
-import { OrganizerGuard } from './organizer.guard.js';
+import { OrganizerGuard, type OrganizerRequest } from './organizer.guard.js';
 
 export const DOOR_CODE_FIXED_MESSAGE =
   'Der Türcode ist über CHECKIN_CODE fest eingestellt und lässt sich hier nicht erneuern. Setze einen neuen CHECKIN_CODE und starte die Website neu.';
@@ -69,8 +70,12 @@ export class OrganizerExtrasController {
   @Post('events/:id/mails/test')
   @HttpCode(202)
   @RateLimit({ name: 'organizer-mail-test', limit: 10, windowMs: 10 * 60_000 })
-  mailTest(@Param('id') idParam: string, @Body() body: unknown): Promise<{ to: string }> {
-    return this.mails.test(eventIdOf(idParam), body);
+  mailTest(
+    @Param('id') idParam: string,
+    @Body() body: unknown,
+    @Req() request: OrganizerRequest,
+  ): Promise<{ to: string }> {
+    return this.mails.test(eventIdOf(idParam), body, request.organizerSession?.email ?? null);
   }
 
   /** Sends to every valid holder through the job runner: 201, or 200 for a repeated sendId. */

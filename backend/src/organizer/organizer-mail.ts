@@ -34,7 +34,7 @@ export const ORGANIZER_MAIL_JOB = 'organizer.mail';
 export const NO_RECIPIENTS_MESSAGE =
   'Für dieses Event gibt es keine gültigen Tickets mit E-Mail-Adresse: die Nachricht ginge an niemanden.';
 export const NO_TEST_ADDRESS_MESSAGE =
-  'Für „An mich testen“ fehlt die Adresse des Veranstalters: bitte ORGANIZER_EMAIL setzen.';
+  'Für „An mich testen“ fehlt eine Adresse: das WordPress-Konto hat keine, und ORGANIZER_EMAIL ist nicht gesetzt.';
 
 /**
  * Where "an mich testen" goes when ORGANIZER_EMAIL is not set but mail is kept in the store
@@ -146,11 +146,15 @@ export class OrganizerMails implements OnModuleInit {
     return { ...rendered, recipients: (await this.recipients(eventId)).length };
   }
 
-  /** "An mich testen": the same mail to the organizer's address; returns where it went. */
-  async test(eventId: number, body: unknown): Promise<{ to: string }> {
+  /**
+   * "An mich testen": the same mail to the signed-in account's address (WordPress), else
+   * ORGANIZER_EMAIL; returns where it went.
+   */
+  async test(eventId: number, body: unknown, accountEmail: string | null): Promise<{ to: string }> {
     const draft = parseBody(organizerMailDraftSchema, body);
     const event = await this.event(eventId);
     const to =
+      accountEmail ??
       this.config.organizerEmail ??
       (this.mailPort.name === 'store' ? DEMO_ORGANIZER_ADDRESS : null);
     if (!to) throw apiError(409, NO_TEST_ADDRESS_MESSAGE);

@@ -17,13 +17,20 @@ export const ORGANIZER_SESSION_MS = 12 * 3_600_000;
 /** Longest display name kept in the session (WordPress allows 250 characters). */
 const MAX_NAME_LENGTH = 80;
 
+/** Longest account address kept in the session (an e-mail address has 254 characters at most). */
+const MAX_EMAIL_LENGTH = 254;
+
+// The account's address is an optional segment before the MAC (sessions issued without
+// one keep working).
 const TOKEN =
-  /^v1\.(code|wordpress)\.([A-Za-z0-9_-]{16})\.(\d{13})\.([A-Za-z0-9_-]{0,120})\.([A-Za-z0-9_-]{43})$/;
+  /^v1\.(code|wordpress)\.([A-Za-z0-9_-]{16})\.(\d{13})\.([A-Za-z0-9_-]{0,120})\.(?:([A-Za-z0-9_-]{1,340})\.)?([A-Za-z0-9_-]{43})$/;
 
 export interface OrganizerSession {
   method: OrganizerSignInMethod;
   /** The WordPress account's display name; null for the code. */
   name: string | null;
+  /** The WordPress account's address ("an mich testen"); null for the code. */
+  email: string | null;
   /** Epoch ms. */
   expiresAt: number;
 }
@@ -53,6 +60,7 @@ export class OrganizerSessions {
 
   async issue(
     name: string | null,
+    email: string | null = null,
     now = Date.now(),
   ): Promise<{ token: string; maxAgeSeconds: number }> {
     const method = this.method;
@@ -61,9 +69,13 @@ export class OrganizerSessions {
     const shown = name
       ? Buffer.from(name.slice(0, MAX_NAME_LENGTH), 'utf8').toString('base64url')
       : '';
-    const mac = await this.mac(method, id, expires, shown);
+    const address =
+      email && email.length <= MAX_EMAIL_LENGTH
+        ? Buffer.from(email, 'utf8').toString('base64url')
+        : '';
+    const mac = await this.mac(method, id, expires, shown, address);
     return {
-      token: `v1.${method}.${id}.${expires}.${shown}.${mac.toString('base64url')}`,
+      token: `v1.${method}.${id}.${expires}.${shown}.${address ? `${address}.` : ''}${mac.toString('base64url')}`,
       maxAgeSeconds: ORGANIZER_SESSION_MS / 1000,
     };
   }
@@ -72,21 +84,28 @@ export class OrganizerSessions {
   async verify(token: string, now = Date.now()): Promise<OrganizerSession | null> {
     const match = TOKEN.exec(token);
     if (!match) return null;
-    const [, method, id, expiresText, shown, macText] = match;
+    const [, method, id, expiresText, shown, address = '', macText] = match;
     if (method !== this.method) return null;
     const expires = Number(expiresText);
     if (!(expires > now) || expires > now + ORGANIZER_SESSION_MS) return null;
-    const expected = await this.mac(method, id!, expires, shown!);
+    const expected = await this.mac(method, id!, expires, shown!, address);
     const presented = Buffer.from(macText!, 'base64url');
     if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return null;
     return {
       method,
       name: shown ? Buffer.from(shown, 'base64url').toString('utf8') : null,
+      email: address ? Buffer.from(address, 'base64url').toString('utf8') : null,
       expiresAt: expires,
     };
   }
 
-  private async mac(method: string, id: string, expires: number, shown: string): Promise<Buffer> {
+  private async mac(
+    method: string,
+    id: string,
+    expires: number,
+    shown: string,
+    address: string,
+  ): Promise<Buffer> {
     const key = createHmac('sha256', await this.storedSecret())
       .update(
         method === 'code'
@@ -95,7 +114,7 @@ export class OrganizerSessions {
       )
       .digest();
     return createHmac('sha256', key)
-      .update(`organizer.${method}.${id}.${expires}.${shown}`)
+      .update(`organizer.${method}.${id}.${expires}.${shown}${address ? `.${address}` : ''}`)
       .digest();
   }
 

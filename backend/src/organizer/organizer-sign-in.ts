@@ -62,7 +62,7 @@ export class OrganizerSignIn {
           this.logger.log({ msg: 'organizer sign-in refused', outcome: 'role' });
           throw apiError(401, NO_PERMISSION_MESSAGE);
         }
-        return this.granted('wordpress', account.name || null);
+        return this.granted('wordpress', account.name || null, account.email);
       case 'wrong':
         return this.refuse(address, WRONG_ACCOUNT_MESSAGE);
       case 'passwordsOff':
@@ -74,9 +74,9 @@ export class OrganizerSignIn {
     }
   }
 
-  private async granted(method: string, name: string | null) {
+  private async granted(method: string, name: string | null, email: string | null = null) {
     this.logger.log({ msg: 'organizer signed in', method });
-    return this.sessions.issue(name);
+    return this.sessions.issue(name, email);
   }
 
   /** Counts the wrong sign-in; 429 once the address is locked out, else 401. */

@@ -9,7 +9,7 @@ const TIMEOUT_MS = 10_000;
 
 /** WordPress's answer to a user name and application password, in the site's terms. */
 export type AccountCheck =
-  | { kind: 'account'; id: number; name: string; roles: string[] }
+  | { kind: 'account'; id: number; name: string; email: string | null; roles: string[] }
   /** Unknown user name or address, or a password that is none of its application passwords. */
   | { kind: 'wrong' }
   /** Application passwords are switched off for the site or for this account. */
@@ -68,6 +68,11 @@ export class WordPressAccounts {
         kind: 'account',
         id: body.id,
         name: typeof body.name === 'string' ? body.name : '',
+        // The account's address (context=edit): "an mich testen" sends there.
+        email:
+          typeof body.email === 'string' && /^[^\s@]{1,64}@[^\s@]{1,190}$/.test(body.email)
+            ? body.email
+            : null,
         roles: Array.isArray(body.roles)
           ? body.roles.filter((r): r is string => typeof r === 'string')
           : [],

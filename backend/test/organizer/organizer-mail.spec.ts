@@ -4,7 +4,10 @@ import {
   organizerMailSchema,
   organizerMailsSchema,
 } from '@awhh/machines';
+import { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
 import { SmtpSink } from '../../../tests/support/smtp-sink.js';
+import { recordedShop, WP_APP_PASSWORDS } from '../../../tests/support/woocommerce-fixtures.js';
+import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
 import { parseDatabaseUrl } from '../../src/config/config.js';
 import { ORGANIZER_MAIL_JOB } from '../../src/organizer/organizer-mail.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
@@ -269,5 +272,76 @@ describe.each(DATABASES)('the mail to every holder (%s)', (kind) => {
       (await call(second, 'GET', base, secondCookie)).json(),
     );
     expect(listed.mails).toEqual([{ ...mail, sent: 5 }]);
+  });
+});
+
+describe('"an mich testen" with a WordPress account', () => {
+  let db: { url: string; drop(): Promise<void> };
+  let shop: FakeWooCommerce;
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('sqlite');
+    shop = await FakeWooCommerce.start(recordedShop());
+    app = await createTestApp({
+      databaseUrl: db.url,
+      catalog: new WooCommerceCatalogAdapter(
+        { url: shop.url, key: shop.key, secret: shop.secret },
+        { retries: 0, timeoutMs: 5_000 },
+      ),
+      env: { ...shop.env, ORGANIZER_EMAIL },
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await shop.stop();
+    await db.drop();
+  });
+
+  it('rules "The organizer": the test goes to the signed-in account\'s address, kept in the signed session cookie', async () => {
+    const signIn = await inject(app, {
+      method: 'POST',
+      url: '/api/organizer/session',
+      headers: { 'x-forwarded-for': freshIp(), origin: PUBLIC_URL },
+      payload: { username: 'hanna.hafen', applicationPassword: WP_APP_PASSWORDS.shopManager },
+    });
+    expect(signIn.statusCode).toBe(204);
+    const cookie = signIn.headers['set-cookie']!.split(';')[0]!;
+    const session = await inject(app, {
+      method: 'GET',
+      url: '/api/organizer/session',
+      headers: { cookie },
+    });
+    expect(session.json()).toEqual({ signedIn: true, method: 'wordpress', name: 'Hanna Hafen' });
+    const test = await inject(app, {
+      method: 'POST',
+      url: '/api/organizer/events/42/mails/test',
+      headers: { cookie, origin: PUBLIC_URL, 'x-forwarded-for': freshIp() },
+      payload: { subject: SUBJECT, text: TEXT },
+    });
+    expect(test.statusCode).toBe(202);
+    expect(test.json()).toEqual({ to: 'hanna.hafen@afterwork-hamburg.example' });
+    const kept = await app
+      .get(StoreDatabase)
+      .db.selectFrom('mails')
+      .select(['to_address', 'subject'])
+      .where('subject', '=', `[Test] ${SUBJECT}`)
+      .execute();
+    expect(kept).toEqual([
+      { to_address: 'hanna.hafen@afterwork-hamburg.example', subject: `[Test] ${SUBJECT}` },
+    ]);
+    // The address is signed with the session: changing it ends the session.
+    const [head, mac] = [
+      cookie.slice(0, cookie.lastIndexOf('.')),
+      cookie.slice(cookie.lastIndexOf('.')),
+    ];
+    const parts = head.split('.');
+    parts[parts.length - 1] = Buffer.from('mallory@example.org').toString('base64url');
+    const forged = await inject(app, {
+      method: 'GET',
+      url: '/api/organizer/events',
+      headers: { cookie: `${parts.join('.')}${mac}` },
+    });
+    expect(forged.statusCode).toBe(401);
   });
 });
