@@ -48,7 +48,12 @@ describe('door screens (rules "Tickets and the door")', () => {
     {
       verdict: { kind: 'valid', ticket } as const,
       title: 'Gültig',
-      detail: 'VIP · Erika Mustermann · Ticket 2 von 3',
+      detail: 'VIP · Ticket 2 von 3',
+    },
+    {
+      verdict: { kind: 'passedOn', ticket } as const,
+      title: 'Weitergegeben',
+      detail: 'an eine andere Person weitergegeben',
     },
     {
       verdict: { kind: 'already', ticket, at: '2026-06-05T17:02:00Z', device: 'Tür 2' } as const,
@@ -89,4 +94,16 @@ describe('door screens (rules "Tickets and the door")', () => {
       expect(onDismiss).toHaveBeenCalled();
     },
   );
+
+  it('rules "Named tickets": "Gültig" names the holder large, the company below', () => {
+    render(
+      <VerdictOverlay
+        verdict={{ kind: 'valid', ticket: { ...ticket, company: 'Hafenkontor GmbH' } }}
+        onDismiss={jest.fn()}
+      />,
+    );
+    const holder = screen.getByTestId('verdict-holder');
+    expect(holder).toHaveTextContent('Erika Mustermann');
+    expect(holder).toHaveTextContent('Hafenkontor GmbH');
+  });
 });

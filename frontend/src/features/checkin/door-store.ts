@@ -16,6 +16,7 @@ import {
   searchGuests,
   syncNotice,
   type SyncNoticeKind,
+  ticketsByCode,
 } from '@awhh/machines';
 
 // Everything the door needs offline lives in IndexedDB on the device (rules "Tickets and
@@ -244,7 +245,8 @@ export class DoorStore {
     this.list = list;
     const tickets = list?.tickets ?? [];
     this.tickets = new Map(tickets.map((t) => [t.id, t]));
-    this.byCode = new Map(tickets.flatMap((t) => (t.code ? [[t.code, t] as const] : [])));
+    // rules "Named tickets": with the codes of tickets passed on, answered "Weitergegeben".
+    this.byCode = ticketsByCode(tickets);
     this.elsewhere = new Map(
       (list?.elsewhere ?? []).flatMap((e) => e.codeKeys.map((key) => [key, e.eventId] as const)),
     );

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { type DoorVerdict, verdictText } from '@awhh/machines';
+import { type DoorVerdict, ticketLabel, verdictText } from '@awhh/machines';
 import styles from './door.module.css';
 
 const ICON: Record<'valid' | 'warning' | 'danger', string> = {
@@ -18,7 +18,14 @@ export interface VerdictOverlayProps {
  * (rules "Tickets and the door"): colour, symbol and one word, then the details.
  */
 export function VerdictOverlay({ verdict, onDismiss }: VerdictOverlayProps) {
-  const { tone, title, detail } = verdictText(verdict);
+  const text = verdictText(verdict);
+  const { tone, title } = text;
+  // rules "Named tickets": "Gültig" greets the holder by name, large, the company below;
+  // the line under them keeps the tier and seat.
+  const holder = verdict.kind === 'valid' && verdict.ticket.holder ? verdict.ticket : null;
+  const detail = holder
+    ? ticketLabel({ ...holder, holder: null, company: undefined })
+    : text.detail;
   const button = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     // Keyboard users continue with Enter; the camera keeps scanning underneath anyway.
@@ -29,7 +36,24 @@ export function VerdictOverlay({ verdict, onDismiss }: VerdictOverlayProps) {
       <span className={styles.verdictIcon} aria-hidden="true">
         {ICON[tone]}
       </span>
-      <p className={styles.verdictTitle}>{title}</p>
+      {/* One long word ("Weitergegeben") must fit a phone's width without breaking. */}
+      <p
+        className={
+          title.split(' ').some((word) => word.length > 11)
+            ? `${styles.verdictTitle} ${styles.verdictTitleLong}`
+            : styles.verdictTitle
+        }
+      >
+        {title}
+      </p>
+      {holder ? (
+        <p className={styles.verdictHolder} data-testid="verdict-holder">
+          <span className={styles.verdictHolderName}>{holder.holder}</span>
+          {holder.company ? (
+            <span className={styles.verdictHolderCompany}>{holder.company}</span>
+          ) : null}
+        </p>
+      ) : null}
       {detail ? <p className={styles.verdictDetail}>{detail}</p> : null}
       <button ref={button} type="button" className={styles.verdictNext} onClick={onDismiss}>
         Weiter scannen
