@@ -179,8 +179,8 @@ export class OrganizerMails implements OnModuleInit {
     const earlier = await this.mails.findBySendId(sendId);
     if (earlier) return { mail: view(earlier), created: false };
     const event = await this.event(eventId);
-    const ticketIds = await this.recipients(eventId);
-    if (ticketIds.length === 0) throw apiError(409, NO_RECIPIENTS_MESSAGE);
+    const recipients = await this.recipients(eventId);
+    if (recipients.length === 0) throw apiError(409, NO_RECIPIENTS_MESSAGE);
     const id = `om_${randomBytes(12).toString('base64url')}`;
     const now = Date.now();
     const created = await this.store.write(async (tx) => {
@@ -197,17 +197,19 @@ export class OrganizerMails implements OnModuleInit {
           startsAt: event.startsAt,
           subject: draft.subject,
           body: draft.text,
-          ticketIds,
+          ticketIds: recipients.map((r) => r.ticketId),
         },
         now,
       );
       const jobs = tx.get(JobRepository);
-      for (const ticketId of ticketIds) {
+      for (const { ticketId, orderId } of recipients) {
         await jobs.enqueue(
           {
             name: ORGANIZER_MAIL_JOB,
             payload: { mailId: id, ticketId } satisfies OrganizerMailJob,
             key: `${id}:${ticketId}`,
+            // Erasing the order's personal data clears a refusal that quotes the address.
+            subject: orderId,
           },
           now,
         );
@@ -237,17 +239,17 @@ export class OrganizerMails implements OnModuleInit {
   }
 
   /** One valid ticket per address (any case): a buyer of ten tickets gets one mail. */
-  private async recipients(eventId: number): Promise<string[]> {
+  private async recipients(eventId: number): Promise<{ ticketId: string; orderId: string }[]> {
     const seen = new Set<string>();
-    const ticketIds: string[] = [];
+    const found: { ticketId: string; orderId: string }[] = [];
     for (const ticket of await this.checkins.eventTickets(eventId)) {
       if (ticket.status !== 'valid' || !ticket.email) continue;
       const address = ticket.email.trim().toLowerCase();
       if (seen.has(address)) continue;
       seen.add(address);
-      ticketIds.push(ticket.id);
+      found.push({ ticketId: ticket.id, orderId: ticket.orderId });
     }
-    return ticketIds;
+    return found;
   }
 
   private async sendOne(job: Job<OrganizerMailJob>): Promise<void> {
