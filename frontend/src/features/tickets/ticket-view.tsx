@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import {
   formatLongDate,
@@ -159,11 +159,18 @@ export function TicketView({ ticket: loaded }: TicketViewProps) {
  * earlier: the API answers 410 for this link). Nothing of the ticket shows any more.
  */
 export function TicketPassedOn({ to }: { to?: TicketTransferResult }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Just passed on from further down the page: the answer is read (and seen) from its top.
+  useEffect(() => {
+    if (to) heading.current?.focus();
+  }, [to]);
   return (
     <div className={`container ${styles.page}`}>
       <header className={styles.header}>
         <span className={styles.eyebrow}>Ticket</span>
-        <h1 className={styles.title}>Ticket weitergegeben</h1>
+        <h1 ref={heading} tabIndex={-1} className={styles.title}>
+          Ticket weitergegeben
+        </h1>
       </header>
       <div className={styles.narrow}>
         <Alert
