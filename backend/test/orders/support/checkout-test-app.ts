@@ -172,6 +172,8 @@ export async function resetStore(app: NestFastifyApplication): Promise<void> {
   for (const table of [
     'mail_attachments',
     'mails',
+    // rules "Named tickets": transfers reference their tickets.
+    'ticket_transfers',
     'tickets',
     'jobs',
     'holds',
