@@ -139,7 +139,10 @@ function page(doc: PDFKit.PDFDocument, { ticket, orderNumber }: PdfTicket) {
   const seat = `${ticket.tier ?? 'Eintritt'}${guestList} · ${ticket.seat} von ${ticket.seats}`;
   const half = (inner - 12) / 2;
   const bottoms = [fact('Ticket', seat, margin, ticket.holder ? half : inner)];
-  if (ticket.holder) bottoms.push(fact('Name', ticket.holder, margin + half + 12, half));
+  // rules "Named tickets": the holder, with their company.
+  const holder =
+    ticket.holder && ticket.company ? `${ticket.holder} (${ticket.company})` : ticket.holder;
+  if (holder) bottoms.push(fact('Name', holder, margin + half + 12, half));
   y = Math.max(...bottoms);
 
   // The code block sits at the foot: the QR code, and under it the short code to read out.
