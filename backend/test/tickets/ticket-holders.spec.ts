@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { orderSummarySchema, ticketSchema } from '@awhh/machines';
+import { PrivacyRepository } from '../../src/privacy/privacy.port.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
 import { TRANSFER_JOBS } from '../../src/tickets/ticket-transfer.jobs.js';
 import {
@@ -275,6 +276,20 @@ describe.each(DATABASES)('named tickets (%s)', (kind) => {
       'mia@example.org',
     ]);
     expect(await mails('Ticket weitergegeben')).toHaveLength(1);
+
+    // Erasing the new holder's address leaves the ticket nobody's: not the buyer's again.
+    await app.get(PrivacyRepository).eraseAddress('MIA@example.org');
+    const erased = await store()
+      .selectFrom('tickets')
+      .select(['holder', 'holder_company', 'holder_email'])
+      .where('id', '=', moved.id)
+      .executeTakeFirstOrThrow();
+    expect(erased).toEqual({ holder: null, holder_company: null, holder_email: '' });
+    await post('/api/tickets/resend', { email: 'karla@example.org' });
+    await settleOutbox(app);
+    const resent = await mails('Deine Tickets von');
+    expect(resent).toHaveLength(1);
+    expect(resent[0]!.text).not.toContain(newToken!);
   });
 
   it('refused too late, once checked in, and for a cancelled ticket, with a German reason', async () => {
