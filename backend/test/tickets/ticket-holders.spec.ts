@@ -331,6 +331,38 @@ describe.each(DATABASES)('named tickets (%s)', (kind) => {
     expect(await store().selectFrom('ticket_transfers').selectAll().execute()).toEqual([]);
   });
 
+  it('naming and passing on are rate-limited per client address, with a German 429', async () => {
+    const { order } = await buy();
+    const token = order.tickets[1]!.token;
+    const from = (ip: string, url: string, payload: unknown) =>
+      inject(app, { method: 'POST', url, headers: { 'x-forwarded-for': ip }, payload });
+    const ip = freshIp();
+    for (let i = 0; i < 30; i += 1) {
+      expect(
+        (await from(ip, `/api/tickets/${token}/holder`, { name: `Gast ${i}` })).statusCode,
+      ).toBe(200);
+    }
+    const limited = await from(ip, `/api/tickets/${token}/holder`, { name: 'Gast 31' });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+    expect(limited.json().message).toBe(
+      'Du hast gerade sehr viele Namen geändert. Bitte versuche es in ein paar Minuten erneut.',
+    );
+    // Refused transfers count too: five tries, then 429, and nothing was passed on.
+    const other = freshIp();
+    for (let i = 0; i < 5; i += 1) {
+      expect(
+        (await from(other, `/api/tickets/${token}/transfer`, { name: 'Mia' })).statusCode,
+      ).toBe(400);
+    }
+    const blocked = await from(other, `/api/tickets/${token}/transfer`, {
+      name: 'Mia Meyer',
+      email: 'mia@example.org',
+    });
+    expect(blocked.statusCode).toBe(429);
+    expect(await store().selectFrom('ticket_transfers').selectAll().execute()).toEqual([]);
+  });
+
   it('the organizer edits a holder behind the sign-in, from the site’s own pages', async () => {
     const { order } = await buy();
     const id = (await ticket(order.tickets[2]!.token)).id;
