@@ -398,6 +398,9 @@ function toTicket(row: Selectable<TicketsTable>): StoredTicket {
 
 /** The unique index of an event's codes refused the insert (PostgreSQL's name, SQLite's columns). */
 function isCodeCollision(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : '';
+  // Read by shape, not `instanceof Error`: a native driver's error may come from another
+  // realm (jest's test environment is one).
+  const message =
+    typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : '';
   return message.includes('tickets_event_code_uq') || message.includes('tickets.code');
 }
