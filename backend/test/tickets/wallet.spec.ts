@@ -13,8 +13,10 @@ import { TICKET_NOT_FOUND_MESSAGE } from '../../src/tickets/ticket.service.js';
 import {
   APPLE_WALLET_OFF_MESSAGE,
   GOOGLE_WALLET_OFF_MESSAGE,
+  venueLocationOf,
   WALLET_REVOKED_MESSAGE,
 } from '../../src/tickets/wallet/wallet.service.js';
+import { DemoCatalogAdapter } from '../../src/catalog/adapters/demo-catalog.adapter.js';
 import {
   buyerForm,
   checkoutBody,
@@ -453,6 +455,32 @@ describe('wallet passes', () => {
       expect(problemIn({ ...google.env, GOOGLE_WALLET_ISSUER_ID: 'abc' })).toBe(
         'GOOGLE_WALLET_ISSUER_ID',
       );
+    });
+  });
+
+  it("the venue's coordinates from the event's product, in the forms the shop's plugins write", async () => {
+    const product = (meta: { key: string; value: unknown }[]) => ({ meta_data: meta });
+    expect(venueLocationOf(product([{ key: 'coordinates', value: '53.5487, 9.9905' }]))).toEqual({
+      latitude: 53.5487,
+      longitude: 9.9905,
+    });
+    expect(
+      venueLocationOf(
+        product([
+          { key: 'latitude', value: '53.5' },
+          { key: 'longitude', value: 10 },
+        ]),
+      ),
+    ).toEqual({ latitude: 53.5, longitude: 10 });
+    for (const value of ['Hamburg', '95, 10', '53.5', '0, 0', '']) {
+      expect(venueLocationOf(product([{ key: 'WooCommerceEventsGoogleMaps', value }]))).toBeNull();
+    }
+    expect(venueLocationOf(product([]))).toBeNull();
+    // The demo shop's rooftop evening carries its place.
+    const demo = await new DemoCatalogAdapter().listProducts();
+    expect(venueLocationOf(demo.find((p) => p.id === 101)!)).toEqual({
+      latitude: 53.5487,
+      longitude: 9.9905,
     });
   });
 });

@@ -50,7 +50,11 @@ export class DemoCatalogAdapter extends CatalogPort {
       const at = wallTimeFromToday(now, event.dayOffset, event.hour, event.minute);
       const created = wallTimeFromToday(now, event.dayOffset - 60, 10, 15);
       const modified = wallTimeFromToday(now, Math.min(event.dayOffset - 3, -1), 9, 40);
-      const meta: MetaData[] = [...event.dateMeta(at), event.venueMeta];
+      const meta: MetaData[] = [
+        ...event.dateMeta(at),
+        event.venueMeta,
+        ...(event.placeMeta ? [event.placeMeta] : []),
+      ];
       return {
         ...this.stockFields(event.id),
         id: event.id,

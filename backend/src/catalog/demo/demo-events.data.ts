@@ -25,6 +25,8 @@ export interface DemoEvent {
   /** How this event stores its date: every key of rules §3 and "Events" appears once. */
   dateMeta: (t: WallTime) => MetaData[];
   venueMeta: MetaData;
+  /** Where the venue is, for the wallet passes (rules "Wallet passes"); some events only. */
+  placeMeta?: MetaData;
   price: number;
   regularPrice?: number;
   stock: number;
@@ -53,6 +55,7 @@ export const DEMO_EVENTS: DemoEvent[] = [
       key: 'location',
       value: 'Dachterrasse am Großen Burstah, Hamburg-Altstadt',
     },
+    placeMeta: { id: 9013, key: 'coordinates', value: '53.5487, 9.9905' },
     price: 24.9,
     stock: 120,
     image: '/media/demo/event-dachterrasse.svg',
@@ -181,6 +184,7 @@ export const DEMO_EVENTS: DemoEvent[] = [
       key: 'WooCommerceEventsLocation',
       value: 'Chilehaus-Lichthof, Kontorhausviertel',
     },
+    placeMeta: { id: 9057, key: 'WooCommerceEventsGoogleMaps', value: '53.5483, 10.0012' },
     price: 27.5,
     stock: 150,
     image: '/media/demo/event-kontorhaus.svg',
