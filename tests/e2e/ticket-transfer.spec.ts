@@ -89,6 +89,7 @@ describe('named tickets and passing one on (rules "Named tickets")', () => {
     await page.screenshot({ path: '/tmp/ticket-transfer-success.png', fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
 
+    const successUrl = page.url();
     const links = page
       .getByRole('region', { name: 'Deine Tickets' })
       .getByRole('link', { name: /^Dein Ticket für/ });
@@ -116,6 +117,15 @@ describe('named tickets and passing one on (rules "Named tickets")', () => {
     await page.getByRole('heading', { level: 1, name: 'Ticket weitergegeben' }).waitFor();
     await page.getByText('Weitergegeben an Mia Meyer').waitFor();
     await page.screenshot({ path: '/tmp/ticket-transfer-done.png', fullPage: true });
+
+    // The success page lists it as passed on, and asks for no name for it any more.
+    await page.goto(successUrl);
+    const listing = page.getByRole('region', { name: 'Deine Tickets' });
+    await listing.getByText('– weitergegeben an Mia Meyer').waitFor({ timeout: 20_000 });
+    await listing.getByText('– Jonas Jansen').waitFor();
+    expect(await page.getByRole('region', { name: 'Wer kommt?' }).getByRole('group').count()).toBe(
+      2,
+    );
 
     // The old link, opened again, says it was passed on and shows no code.
     await page.goto(`${site.url}/tickets/${tokens[2]}`);
