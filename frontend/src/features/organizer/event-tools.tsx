@@ -207,7 +207,7 @@ function MailComposer({ event }: { event: OrganizerEvent }) {
                       setConfirming(false);
                       setNotice({
                         tone: 'success',
-                        text: `„${mail.subject}“ geht an ${mail.recipients} Adressen.`,
+                        text: `„${mail.subject}“ geht an ${mail.recipients} ${mail.recipients === 1 ? 'Adresse' : 'Adressen'}.`,
                       });
                       await loadMails();
                     })
