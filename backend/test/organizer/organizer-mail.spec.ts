@@ -169,6 +169,12 @@ describe.each(DATABASES)('the mail to every holder (%s)', (kind) => {
     expect(long.statusCode).toBe(400);
     expect(long.json().message).toMatch(/Betreff ist zu lang/);
     expect((await call(first, 'POST', `${base}/preview`, cookie, 'nur text')).statusCode).toBe(400);
+    const twoLines = await call(first, 'POST', `${base}/preview`, cookie, {
+      subject: 'Neu\r\nBcc: alle@example.org',
+      text: TEXT,
+    });
+    expect(twoLines.statusCode).toBe(400);
+    expect(twoLines.json().message).toMatch(/eine Zeile/);
     expect(
       (await call(first, 'POST', `${base}/preview`, null, { subject: SUBJECT, text: TEXT }))
         .statusCode,

@@ -23,6 +23,11 @@ export const organizerMailDraftSchema = z.object({
     .max(
       ORGANIZER_MAIL_SUBJECT_MAX,
       `Der Betreff ist zu lang (höchstens ${ORGANIZER_MAIL_SUBJECT_MAX} Zeichen).`,
+    )
+    // One line: a line break in a mail header would start another header.
+    .refine(
+      (subject) => ![...subject].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f),
+      'Der Betreff muss in eine Zeile passen.',
     ),
   text: z
     .string({ error: 'Bitte schreibe eine Nachricht.' })
