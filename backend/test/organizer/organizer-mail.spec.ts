@@ -119,6 +119,8 @@ describe.each(DATABASES)('the mail to every holder (%s)', (kind) => {
     });
 
   const campaign = () => sink.mails.filter((m) => m.subject === SUBJECT);
+  const addressOf = (m: { to?: unknown }) =>
+    ((m.to as { text?: string } | undefined)?.text ?? '').toLowerCase();
 
   it('rules "The organizer": preview, "an mich testen", then one mail per address through the job runner, once despite a restart mid-way', async () => {
     const first = await start(600_000);
@@ -278,6 +280,31 @@ describe.each(DATABASES)('the mail to every holder (%s)', (kind) => {
       (await call(second, 'GET', base, secondCookie)).json(),
     );
     expect(listed.mails).toEqual([{ ...mail, sent: 5 }]);
+  });
+
+  it('rules "The organizer": a ticket mail paid during a sending goes out between its copies, not after them', async () => {
+    const app = await start();
+    await resetStore(app);
+    const store = app.get(StoreDatabase).db;
+    await store.deleteFrom('organizer_mail_recipients').execute();
+    await store.deleteFrom('organizer_mails').execute();
+    const cookie = await signIn(app);
+    const guests = 12;
+    for (let i = 0; i < guests; i += 1) await buy(app, `gast${i}@example.org`);
+    await settleOutbox(app);
+    const sent = await call(app, 'POST', `/api/organizer/events/${EVENT}/mails`, cookie, {
+      subject: SUBJECT,
+      text: TEXT,
+      sendId: 'send_between_copies_1',
+    });
+    expect(sent.statusCode).toBe(201);
+    // The copies fall due 200 ms apart; a buyer pays meanwhile.
+    await buy(app, 'spaet@example.org');
+    await waitFor(async () => campaign().length === guests, 15_000);
+    await waitFor(async () => sink.mails.some((m) => addressOf(m) === 'spaet@example.org'), 15_000);
+    const order = sink.mails.map((m) => (m.subject === SUBJECT ? 'copy' : addressOf(m)));
+    const ticketMail = order.indexOf('spaet@example.org');
+    expect(ticketMail).toBeLessThan(order.lastIndexOf('copy'));
   });
 });
 
