@@ -80,9 +80,14 @@ export class TicketService {
     return { pdf: await renderTicketsPdf([found]), filename: ticketFilename(found.ticket) };
   }
 
-  /** The order's tickets with their tokens, in line and seat order. */
+  /**
+   * The order's tickets with their tokens, in line and seat order: those its buyer holds.
+   * A ticket passed on is its new holder's (rules "Named tickets"): a confirmation sent
+   * late never carries its new token.
+   */
   async forOrder(orderId: string, orderNumber: string | null): Promise<PdfTicket[]> {
-    return this.withTokens(await this.tickets.forOrder(orderId), () => orderNumber);
+    const held = (await this.tickets.forOrder(orderId)).filter((t) => t.holderEmail === null);
+    return this.withTokens(held, () => orderNumber);
   }
 
   async withTokens(

@@ -3,6 +3,7 @@ import { orderSummarySchema, ticketSchema } from '@awhh/machines';
 import { PrivacyRepository } from '../../src/privacy/privacy.port.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
 import { TRANSFER_JOBS } from '../../src/tickets/ticket-transfer.jobs.js';
+import { TicketService } from '../../src/tickets/ticket.service.js';
 import {
   buyerForm,
   checkoutBody,
@@ -232,6 +233,16 @@ describe.each(DATABASES)('named tickets (%s)', (kind) => {
       status: 'valid',
     });
     expect(moved.code).not.toBe(before.code);
+
+    // A confirmation mailed late (its mail server was down) carries the buyer's tickets only.
+    const { order_id: orderId } = await store()
+      .selectFrom('tickets')
+      .select('order_id')
+      .where('id', '=', moved.id)
+      .executeTakeFirstOrThrow();
+    const forBuyer = await app.get(TicketService).forOrder(orderId, null);
+    expect(forBuyer.map((t) => t.ticket.seat)).toEqual([1, 3]);
+    expect(forBuyer.map((t) => t.ticket.token)).not.toContain(newToken);
 
     // The door's offline list: the holder and company, the generation and the old code.
     const list = await inject(app, {
