@@ -190,7 +190,7 @@ describe('ticket page (rules "Named tickets")', () => {
       name: 'Jonas Jansen',
       company: 'Hafenkontor GmbH',
     });
-    expect(screen.getByText('Hafenkontor GmbH', { selector: 'dd' })).toBeInTheDocument();
+    expect(await screen.findByText('Hafenkontor GmbH', { selector: 'dd' })).toBeInTheDocument();
   });
 
   it('passes the ticket on, then says the link is void; a refusal is shown in German', async () => {

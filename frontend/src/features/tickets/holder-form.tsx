@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { Ticket, TicketLink } from '@awhh/machines';
 import { useApiForm } from '@/lib/form-action';
 import { Button } from '@/components/ui/button';
@@ -100,11 +100,10 @@ export function TicketHolderForm({ ticket, onSaved }: TicketHolderFormProps) {
   }
 
   const done = status.state === 'done' ? status.data : null;
-  const [reported, setReported] = useState<typeof done>(null);
-  if (done && done !== reported) {
-    setReported(done);
-    onSaved?.(done);
-  }
+  // The page shows the saved name at once; told after the render, never during it.
+  useEffect(() => {
+    if (done) onSaved?.(done);
+  }, [done, onSaved]);
 
   return (
     <section className={styles.holder} aria-labelledby="ticket-holder-title">

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import {
   formatLongDate,
   formatTime,
@@ -40,11 +40,11 @@ export function TransferTicketForm({ ticket, onTransferred }: TransferTicketForm
   const [email, setEmail] = useState('');
   const [checked, setChecked] = useState(false);
   const { status, submit, reset } = useApiForm<TicketTransferResult>();
-  const [reported, setReported] = useState<TicketTransferResult | null>(null);
-  if (status.state === 'done' && status.data !== reported) {
-    setReported(status.data);
-    onTransferred(status.data);
-  }
+  const done = status.state === 'done' ? status.data : null;
+  // Told after the render: the page then says the link is void.
+  useEffect(() => {
+    if (done) onTransferred(done);
+  }, [done, onTransferred]);
 
   if (ticket.transferable === false) {
     return (
