@@ -82,6 +82,9 @@ describe('/veranstalter (rules "The organizer")', () => {
         signedIn = true;
         return { status: 204, body: null };
       },
+      'GET /api/organizer/door-code': { body: { code: 'AAAA-BBBB-CCCC-2222', renewable: true } },
+      'GET /api/organizer/events/42/mails': { body: { mails: [] } },
+      'GET /api/organizer/events/18/mails': { body: { mails: [] } },
       'GET /api/organizer/events': {
         body: {
           events: [
@@ -144,6 +147,10 @@ describe('/veranstalter (rules "The organizer")', () => {
     expect(over.querySelector('[data-figure="sold"]')).toHaveTextContent('5');
     expect(within(over).getByText('Noch niemand eingecheckt.')).toBeVisible();
     expect(screen.getByText('Angemeldet mit dem Veranstaltercode')).toBeVisible();
+    // The door code above the events, hidden until asked for.
+    const door = screen.getByRole('region', { name: 'Türcode für /einlass' });
+    expect(await within(door).findByRole('button', { name: 'Anzeigen' })).toBeVisible();
+    expect(door).not.toHaveTextContent('AAAA-BBBB-CCCC-2222');
   });
 
   it("shows the loading state, then the server's German error with a retry", async () => {
