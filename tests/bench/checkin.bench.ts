@@ -75,6 +75,8 @@ const EVENT_NAME = 'Einlass-Messung im Hafenklang';
 const PRICE = 25;
 const CODE = 'BENCH-DOOR-2000';
 const HOLDERS = ['Karla Kundin', 'Jonas Becker', 'Aylin Yilmaz', 'Mia Schröder', 'Finn Hansen'];
+/** rules "Named tickets": every seat named, with a company, as a company's group would be. */
+const COMPANIES = ['Hafenkontor GmbH', 'Elbwerk AG', 'Speicherstadt Digital', 'Nordlicht & Co. KG'];
 /** Names as the door staff type them: parts, without umlauts, in other spellings. */
 const SEARCHES = ['kun', 'Becker', 'yilm', 'schroeder', 'Finn H', 'mia', 'aylin y', 'hans'];
 const SEARCH_ROUNDS = 3;
@@ -226,10 +228,29 @@ async function buySeats(url: string, i: number): Promise<string[]> {
     });
     if (state.ok) {
       const { tickets = [] } = (await state.json()) as { tickets?: { token: string }[] };
-      if (tickets.length === PER_ORDER) return tickets.map((t) => t.token);
+      if (tickets.length === PER_ORDER) {
+        const tokens = tickets.map((t) => t.token);
+        await nameSeats(url, ip, i, tokens);
+        return tokens;
+      }
     }
     if (Date.now() > deadline) throw new Error(`no ${PER_ORDER} tickets for order ${i}`);
     await sleep(50);
+  }
+}
+
+/** Names every seat of an order with its own token (rules "Named tickets"). */
+async function nameSeats(url: string, ip: string, order: number, tokens: string[]): Promise<void> {
+  for (const [seat, token] of tokens.entries()) {
+    const res = await fetch(`${url}/api/tickets/${encodeURIComponent(token)}/holder`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({
+        name: HOLDERS[(order + seat) % HOLDERS.length],
+        company: COMPANIES[(order + seat) % COMPANIES.length],
+      }),
+    });
+    if (!res.ok) throw new Error(`naming a seat answered ${res.status}`);
   }
 }
 
