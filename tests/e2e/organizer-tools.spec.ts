@@ -9,9 +9,10 @@ import { buyTickets } from '../support/door.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
 // rules "The organizer" in Chromium through the production topology: on /veranstalter the
-// organizer downloads the event's name badges, writes to every holder (preview, a test to
-// the test mailbox, then the sending with its count), and renews the door code, which locks
-// out a door phone unlocked with the old one. Screenshots and the badge sheet go to /tmp.
+// organizer downloads the event's name badges (from its card and from its guest list),
+// writes to every holder (preview, a test to the test mailbox, then the sending with its
+// count), and renews the door code, which locks out a door phone unlocked with the old one.
+// Screenshots and the badge sheet go to /tmp.
 
 jest.setTimeout(180_000);
 
@@ -134,6 +135,16 @@ describe("the organizer's tools on /veranstalter", () => {
       ).status,
     ).toBe(200);
     expect(await axeViolations(page)).toEqual([]);
+
+    // The same badges from the guest list, with one click.
+    await card.getByRole('link', { name: /Gästeliste/ }).click();
+    const [fromList] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Namensschilder (PDF)' }).click(),
+    ]);
+    const listPdf = join(dir, 'badges-from-list.pdf');
+    await fromList.saveAs(listPdf);
+    expect(execFileSync('pdftotext', [listPdf, '-']).toString()).toContain('Karla Kundin');
     expect(organizer.errors).toEqual([]);
     await organizer.context.close();
   });

@@ -18,6 +18,7 @@ import {
   resendTicket,
   undoCheckIn,
 } from './guests-api';
+import { extrasApi } from './extras-api';
 import styles from './guest-list.module.css';
 
 /** Guests per page: a phone scrolls through them, "Weitere laden" brings the next. */
@@ -190,9 +191,14 @@ export function GuestList({ eventId, eventName, onSessionDoubt }: GuestListProps
         <h2 id={`${searchId}-title`} className={styles.title}>
           Gästeliste <span className={styles.eventName}>{eventName}</span>
         </h2>
-        <a className={styles.csv} href={guestsApi.csv(eventId)} download>
-          CSV herunterladen
-        </a>
+        <p className={styles.downloads}>
+          <a className={styles.csv} href={guestsApi.csv(eventId)} download>
+            CSV herunterladen
+          </a>
+          <a className={styles.csv} href={extrasApi.badges(eventId, 'a4')} download>
+            Namensschilder (PDF)
+          </a>
+        </p>
       </div>
 
       <form className={styles.search} role="search" onSubmit={(e) => e.preventDefault()}>
