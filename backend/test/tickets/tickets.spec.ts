@@ -361,6 +361,9 @@ describe.each(DATABASES)('tickets (%s)', (kind) => {
     expect(mail.to && 'text' in mail.to ? mail.to.text : '').toBe('karla@example.org');
     expect(mail.html).toContain('Hallo Karla Kundin,');
     expect(mail.text).toContain('danke für deine Bestellung!');
+    // rules "Named tickets": an order of several tickets asks who comes.
+    expect(mail.text).toContain('Wer kommt? Trag auf jeder Ticketseite ein');
+    expect(mail.html).toContain('Wer kommt? Trag auf jeder Ticketseite ein');
     expect(mail.text).toContain('2 × Afterwork im Hafen: 50,00');
     expect(mail.text).toContain('Gesamt: 62,50');
     const pdfs = mail.attachments.filter((a) => a.contentType === 'application/pdf');

@@ -95,12 +95,23 @@ function intro(content: TicketMailContent): string {
     : `${hello}\ndanke für deine Bestellung! Hier ist deine Übersicht.`;
 }
 
+/**
+ * rules "Named tickets": an order of several tickets asks who comes; each ticket page
+ * takes its guest's name.
+ */
+function namingHint(content: TicketMailContent): string | null {
+  if (content.kind !== 'order' || content.guestList || content.tickets.length < 2) return null;
+  return 'Wer kommt? Trag auf jeder Ticketseite ein, wer mit dem Ticket kommt – der Name steht dann auf dem Ticket und auf dem Namensschild, und am Einlass begrüßen wir alle mit Namen.';
+}
+
 export function renderTicketMail(content: TicketMailContent): RenderedMail {
   return { subject: subjectOf(content), html: html(content), text: text(content) };
 }
 
 function text(content: TicketMailContent): string {
   const parts: string[] = [intro(content)];
+  const naming = namingHint(content);
+  if (naming) parts.push(naming);
   if (content.orderNumber) parts.push(`Bestellnummer: ${content.orderNumber}`);
   if (content.tickets.length > 0) {
     parts.push(
@@ -157,6 +168,7 @@ function html(content: TicketMailContent): string {
     })
     .join('');
   const summary = content.summary ? summaryHtml(content.summary) : '';
+  const naming = namingHint(content);
   const orderNumber = content.orderNumber
     ? p(
         `Bestellnummer: <strong>${esc(content.orderNumber)}</strong>`,
@@ -165,7 +177,7 @@ function html(content: TicketMailContent): string {
     : '';
   return renderMailLayout({
     title: subjectOf(content),
-    bodyHtml: `${p(introHtml)}\n${orderNumber}`,
+    bodyHtml: `${p(introHtml)}\n${naming ? p(esc(naming)) : ''}${orderNumber}`,
     sectionsHtml: `${tickets}\n${summary}`,
     publicUrl: content.publicUrl,
   });
