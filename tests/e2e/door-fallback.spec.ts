@@ -32,7 +32,10 @@ let site: RunningSite;
 let browser: Browser;
 let work: string;
 let eventId: number;
-/** Karla Kundin's two seats: one by the PDF's code, one by a sloppy spelling of its code. */
+/**
+ * Karla Kundin's three seats: one by the PDF's code, one by a sloppy spelling of its code,
+ * and one nobody was named for, found on the guest list by her name.
+ */
 let karla: string[];
 /** Jonas Müller's seat: found on the guest list as "muller", offline. */
 let jonas: string[];
@@ -174,7 +177,7 @@ beforeAll(async () => {
   const { page, context } = await openPage(browser);
   const buyer = { path: EVENT_PATH, tier: 'Regulär' };
   karla = (
-    await buy(page, { ...buyer, quantity: 2, name: 'Karla Kundin', email: 'karla@example.org' })
+    await buy(page, { ...buyer, quantity: 3, name: 'Karla Kundin', email: 'karla@example.org' })
   ).tokens;
   jonas = (
     await buy(page, { ...buyer, quantity: 1, name: 'Jonas Müller', email: 'jonas@example.org' })
@@ -296,7 +299,7 @@ describe('when the QR code will not scan (rules "Tickets and the door")', () => 
     expect(printed).toBe('K7QM-10PA');
     const door = await openDoor();
     await enterCode(door.page, 'k7 qm l o p a');
-    expect(await (await verdict(door.page, 'valid')).textContent()).toContain('Ticket 2 von 2');
+    expect(await (await verdict(door.page, 'valid')).textContent()).toContain('Ticket 2 von 3');
     await dismiss(door.page);
     await enterCode(door.page, 'K7QM-10PA');
     await verdict(door.page, 'already');
@@ -324,6 +327,27 @@ describe('when the QR code will not scan (rules "Tickets and the door")', () => 
     expect(await (await verdict(door.page, 'invalid')).textContent()).toContain(
       'Nicht in der Ticketliste',
     );
+    await door.close();
+  });
+
+  it('"kund" lists Karla Kundin\'s seat nobody was named for under her name; one tap checks it in', async () => {
+    const door = await openDoor();
+    const { page } = door;
+    await page.getByLabel('Gästeliste durchsuchen').fill('kund');
+    const hits = page.getByRole('list', { name: 'Treffer' });
+    const unnamed = hits
+      .getByRole('listitem')
+      .filter({ hasText: 'Ohne Namen · gekauft von Karla Kundin' })
+      .filter({ hasText: 'Ticket 3 von 3' });
+    await unnamed.waitFor();
+    expect(await hits.getByRole('listitem').count()).toBe(3);
+    expect(await unnamed.textContent()).toContain('Noch nicht eingecheckt');
+    await page.screenshot({ path: '/tmp/einlass-search-kund.png', fullPage: true });
+    await unnamed.getByRole('button', { name: /einchecken$/ }).click();
+    expect(await (await verdict(page, 'valid')).textContent()).toContain('Ticket 3 von 3');
+    await dismiss(page);
+    await eventually(async () => (await listed(karla[2]!)).checkedInDevice, 'Tür 1');
+    expect(door.errors).toEqual([]);
     await door.close();
   });
 

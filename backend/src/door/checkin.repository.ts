@@ -80,6 +80,8 @@ export class KyselyCheckinRepository extends CheckinRepository {
         'tickets.code',
         'orders.catalog_order_id',
         'orders.email',
+        'orders.buyer_name',
+        'shop_orders.holder as shop_holder',
         'shop_orders.number as shop_number',
         'shop_orders.email as shop_email',
       ])
@@ -121,6 +123,7 @@ export class KyselyCheckinRepository extends CheckinRepository {
       orderNumber: r.catalog_order_id ?? r.shop_number ?? null,
       // A ticket passed on is found by its holder's address, not the buyer's.
       email: r.holder_email || r.email || r.shop_email || null,
+      buyer: r.buyer_name ?? r.shop_holder ?? null,
     }));
   }
 

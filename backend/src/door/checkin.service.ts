@@ -108,6 +108,8 @@ export class CheckinService {
         // rules "Named tickets": the company beside the name; a ticket passed on with its
         // generation and the codes it had, so the phone refuses those offline.
         ...(names && t.company ? { company: t.company } : {}),
+        // A seat nobody was named for yet is found at the door by whoever bought it.
+        ...(names && !t.holder && t.buyer ? { buyer: t.buyer } : {}),
         ...(t.generation ? { generation: t.generation } : {}),
         ...(t.passedOnCodes?.length ? { passedOnCodes: [...t.passedOnCodes] } : {}),
         // rules "Orders made in the shop": the door sees who is on the guest list.

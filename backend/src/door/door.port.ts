@@ -46,6 +46,8 @@ export interface DoorTicket {
   orderNumber: string | null;
   /** The buyer's address: the service sends only its key (`guestEmailKey`), never the address. */
   email: string | null;
+  /** The buyer's name (the site's order or the shop's billing name), for unnamed seats. */
+  buyer: string | null;
 }
 
 /** Another event's ticket code, for the door's "Anderes Event" on a typed code. */

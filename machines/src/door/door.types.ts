@@ -46,6 +46,11 @@ export interface DoorTicket {
   /** The holder's company, beside the name (rules "Named tickets"); absent when none. */
   company?: string;
   /**
+   * The buyer's name on a seat nobody has been named for yet (rules "Named tickets"), so the
+   * guest-list search finds it by whoever bought it; absent when the seat has a holder.
+   */
+  buyer?: string;
+  /**
    * How often the ticket was passed on (rules "Named tickets"): a token of an earlier
    * generation is refused as "Weitergegeben". Absent: never passed on.
    */

@@ -112,3 +112,15 @@ describe('searchGuests', () => {
     expect(search(many, 'gast')).toHaveLength(MAX_SEARCH_HITS);
   });
 });
+
+describe('a seat nobody was named for (rules "Named tickets")', () => {
+  it('is found by its buyer, while a named seat is found by its holder only', () => {
+    const first = ticket('Karla Kundin', { seat: 1, seats: 3 });
+    const unnamed = ticket(null, { seat: 2, seats: 3, buyer: 'Karla Kundin' });
+    const passedOn = ticket('Bruno Brandt', { seat: 3, seats: 3 });
+    const tickets = [first, unnamed, passedOn];
+    expect(search(tickets, 'kund').map((t) => t.id)).toEqual([first.id, unnamed.id]);
+    expect(search(tickets, 'brandt').map((t) => t.id)).toEqual([passedOn.id]);
+    expect(search([ticket(null)], 'kund')).toEqual([]);
+  });
+});

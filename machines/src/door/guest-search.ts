@@ -56,7 +56,9 @@ export interface GuestIndex {
 export function guestIndex(eventId: number, tickets: Iterable<DoorTicket>): GuestIndex {
   const entries: GuestIndex['entries'] = [];
   for (const ticket of tickets) {
-    const name = ticket.holder ? foldForSearch(ticket.holder) : '';
+    // A seat nobody was named for is found by its buyer (rules "Named tickets").
+    const known = ticket.holder ?? ticket.buyer ?? null;
+    const name = known ? foldForSearch(known) : '';
     entries.push({ ticket, name, words: name ? name.split(' ') : [] });
   }
   return { eventId, entries };

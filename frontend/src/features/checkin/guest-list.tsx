@@ -87,7 +87,9 @@ export function GuestList({ version, onCheckIn }: GuestListProps) {
         <ul id={`${id}-hits`} className={styles.hits} aria-label="Treffer">
           {hits.map((hit) => {
             const status = statusOf(hit);
-            const name = hit.ticket.holder ?? 'Ohne Namen';
+            const name =
+              hit.ticket.holder ??
+              (hit.ticket.buyer ? `Ohne Namen · gekauft von ${hit.ticket.buyer}` : 'Ohne Namen');
             return (
               <li key={hit.ticket.id} className={styles.hit} data-ticket={hit.ticket.id}>
                 <div className={styles.hitText}>
