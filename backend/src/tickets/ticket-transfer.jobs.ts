@@ -3,7 +3,12 @@ import { escapeHtml as esc, formatLongDate, formatTime } from '@awhh/machines';
 import { AppConfig } from '../config/config.js';
 import { type Job, JobHandlers } from '../jobs/job-handlers.js';
 import type { NewJob } from '../jobs/jobs.port.js';
-import { mailParagraph as p, renderMailLayout, renderMailText } from '../mail/mail-layout.js';
+import {
+  MAIL_COLORS,
+  mailParagraph as p,
+  renderMailLayout,
+  renderMailText,
+} from '../mail/mail-layout.js';
 import { MailPort } from '../mail/mail.port.js';
 import { absoluteUrl } from '../site/html-head.js';
 import { TicketMailService } from './mail/ticket-mail.service.js';
@@ -116,7 +121,7 @@ export class TicketTransferJobs implements OnModuleInit {
     const holder = ticket.holder ?? 'eine andere Person';
     const lines = [
       hello,
-      `ein Ticket deiner Bestellung${order.orderNumber ? ` ${order.orderNumber}` : ''} für „${ticket.eventName}“${when}${which ? ` (${which})` : ''} wurde an ${holder} weitergegeben. ${holder} hat das Ticket per E-Mail bekommen.`,
+      `ein Ticket deiner Bestellung${order.orderNumber ? ` ${order.orderNumber}` : ''} für „${ticket.eventName}“${when}${which ? ` (${which})` : ''} wurde an ${holder} weitergegeben. ${holder} bekommt es per E-Mail, mit neuem QR-Code und Ticket-Code.`,
       'Der bisherige Link, sein QR-Code und sein Ticket-Code gelten nicht mehr. Deine anderen Tickets bleiben, wie sie sind.',
       'Warst du das nicht? Dann schreib uns bitte gleich.',
     ];
@@ -133,7 +138,7 @@ export class TicketTransferJobs implements OnModuleInit {
           p(esc(lines[1]!)),
           p(esc(lines[2]!)),
           p(
-            `${esc('Warst du das nicht? Dann')} <a href="${esc(contact)}">schreib uns</a> bitte gleich.`,
+            `${esc('Warst du das nicht? Dann')} <a href="${esc(contact)}" style="color:${MAIL_COLORS.gold};font-weight:bold;">schreib uns</a> bitte gleich.`,
           ),
         ].join('\n'),
         publicUrl: this.config.publicUrl,
