@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import {
   type Attendee,
   formatClock,
@@ -19,6 +19,7 @@ import {
   undoCheckIn,
 } from './guests-api';
 import { extrasApi } from './extras-api';
+import { GuestNameForm } from './guest-name-form';
 import styles from './guest-list.module.css';
 
 /** Guests per page: a phone scrolls through them, "Weitere laden" brings the next. */
@@ -75,6 +76,7 @@ export function GuestList({ eventId, eventName, onSessionDoubt }: GuestListProps
   const [busy, setBusy] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [cancelling, setCancelling] = useState<Attendee | null>(null);
+  const [renaming, setRenaming] = useState<string | null>(null);
 
   useEffect(() => {
     const timer = setTimeout(() => setQuery(input.trim()), SEARCH_DELAY_MS);
@@ -183,6 +185,16 @@ export function GuestList({ eventId, eventName, onSessionDoubt }: GuestListProps
       return `${tickets} storniert, ${formatEuro(answer.refunded)} werden erstattet.`;
     });
 
+  /** rules "Named tickets": the new name on the card, and the focus back on its button. */
+  const renamed = (a: Attendee, holder: { name: string; company: string | null }) => {
+    replace({ ...a, ...holder });
+    setRenaming(null);
+    setNotice({
+      tone: 'success',
+      text: `Gespeichert: Das Ticket ist jetzt auf ${holder.name} ausgestellt.`,
+    });
+  };
+
   const searching = query.replace(/[\s#@]/g, '').length > 0;
 
   return (
@@ -256,6 +268,21 @@ export function GuestList({ eventId, eventName, onSessionDoubt }: GuestListProps
                   onUndo={() => void undo(a)}
                   onResend={() => void resend(a)}
                   onCancel={() => setCancelling(a)}
+                  renaming={renaming === a.ticketId}
+                  onRename={() => {
+                    setNotice(null);
+                    setRenaming(a.ticketId);
+                  }}
+                  rename={
+                    renaming === a.ticketId ? (
+                      <GuestNameForm
+                        attendee={a}
+                        onSaved={(holder) => renamed(a, holder)}
+                        onClose={() => setRenaming(null)}
+                        onSessionDoubt={onSessionDoubt}
+                      />
+                    ) : null
+                  }
                 />
               ))}
             </ul>
@@ -289,6 +316,10 @@ interface GuestRowProps {
   onUndo: () => void;
   onResend: () => void;
   onCancel: () => void;
+  /** Its "Name ändern" form is open (`rename`). */
+  renaming: boolean;
+  onRename: () => void;
+  rename: ReactNode;
 }
 
 function GuestRow({
@@ -299,11 +330,22 @@ function GuestRow({
   onUndo,
   onResend,
   onCancel,
+  renaming,
+  onRename,
+  rename,
 }: GuestRowProps) {
   const who = <span className="visually-hidden"> – {guestLabel(a)}</span>;
   const cancellable = a.status !== 'revoked' && a.orderId !== null && !a.guestList;
+  const card = useRef<HTMLLIElement>(null);
+  const wasRenaming = useRef(renaming);
+  // The form closed (saved or not): the focus goes back where it came from.
+  useEffect(() => {
+    if (wasRenaming.current && !renaming)
+      card.current?.querySelector<HTMLElement>('[data-rename]')?.focus();
+    wasRenaming.current = renaming;
+  }, [renaming]);
   return (
-    <li className={styles.guest} data-ticket-id={a.ticketId} data-status={a.status}>
+    <li ref={card} className={styles.guest} data-ticket-id={a.ticketId} data-status={a.status}>
       <div className={styles.who}>
         <p className={styles.name}>
           {a.name ?? <span className={styles.nameless}>Ohne Namen</span>}
@@ -328,29 +370,48 @@ function GuestRow({
       <p className={styles.status} data-status={a.status}>
         {statusText(a)}
       </p>
-      <div className={styles.actions}>
-        {a.status === 'valid' ? (
-          <Button onClick={onCheckIn} disabled={disabled}>
-            {busy ? 'Wird eingecheckt …' : 'Einchecken'}
-            {who}
-          </Button>
-        ) : a.status === 'checkedIn' ? (
-          <Button variant="secondary" onClick={onUndo} disabled={disabled}>
-            {busy ? 'Wird zurückgenommen …' : 'Check-in zurücknehmen'}
-            {who}
-          </Button>
-        ) : null}
-        {a.status !== 'revoked' && a.email ? (
-          <Button variant="ghost" onClick={onResend} disabled={disabled}>
-            Ticket erneut senden{who}
-          </Button>
-        ) : null}
-        {cancellable ? (
-          <Button variant="ghost" className={styles.danger} onClick={onCancel} disabled={disabled}>
-            Stornieren …{who}
-          </Button>
-        ) : null}
-      </div>
+      {renaming ? (
+        rename
+      ) : (
+        <div className={styles.actions}>
+          {a.status === 'valid' ? (
+            <Button onClick={onCheckIn} disabled={disabled}>
+              {busy ? 'Wird eingecheckt …' : 'Einchecken'}
+              {who}
+            </Button>
+          ) : a.status === 'checkedIn' ? (
+            <Button variant="secondary" onClick={onUndo} disabled={disabled}>
+              {busy ? 'Wird zurückgenommen …' : 'Check-in zurücknehmen'}
+              {who}
+            </Button>
+          ) : null}
+          {a.status !== 'revoked' && a.email ? (
+            <Button variant="ghost" onClick={onResend} disabled={disabled}>
+              Ticket erneut senden{who}
+            </Button>
+          ) : null}
+          {cancellable ? (
+            <Button
+              variant="ghost"
+              className={styles.danger}
+              onClick={onCancel}
+              disabled={disabled}
+            >
+              Stornieren …{who}
+            </Button>
+          ) : null}
+          {a.status !== 'revoked' ? (
+            <Button data-rename="" variant="ghost" onClick={onRename} disabled={disabled}>
+              Name ändern{who}
+            </Button>
+          ) : null}
+        </div>
+      )}
+      {a.status === 'revoked' ? (
+        <p className={styles.meta}>
+          Der Name lässt sich nicht mehr ändern: Das Ticket ist storniert.
+        </p>
+      ) : null}
     </li>
   );
 }

@@ -3,6 +3,7 @@ import type {
   AttendeeCancel,
   AttendeeCancelAnswer,
   Attendees,
+  TicketHolderRequest,
 } from '@awhh/machines';
 import { apiGet, apiRequest } from '@/lib/api-client';
 
@@ -51,4 +52,15 @@ export function cancelAttendee(
     `${base(eventId)}/${encodeURIComponent(ticketId)}/cancel`,
     { method: 'POST', body },
   );
+}
+
+/** rules "Named tickets": the organizer corrects who comes with a ticket. */
+export function setGuestName(
+  ticketId: string,
+  body: TicketHolderRequest,
+): Promise<{ ticketId: string; holder: string; company: string | null }> {
+  return apiRequest(`/api/organizer/tickets/${encodeURIComponent(ticketId)}/holder`, {
+    method: 'PUT',
+    body,
+  });
 }
