@@ -247,7 +247,8 @@ function search(eventId: number, tickets: readonly DoorTicket[], q: string): Doo
       seat: t.seat,
       seats: t.seats,
       tier: t.tier,
-      holder: [t.holder, t.company, t.email].filter(Boolean).join(' ') || null,
+      // A seat nobody was named for yet is found by its buyer, as at the door.
+      holder: [t.holder ?? t.buyer, t.company, t.email].filter(Boolean).join(' ') || null,
       status: t.status,
       ...(t.orderNumber ? { orderNumber: t.orderNumber } : {}),
       ...(wantsEmail && t.email ? { emailKey: guestEmailKey(eventId, t.email) } : {}),

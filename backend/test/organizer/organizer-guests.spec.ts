@@ -240,13 +240,10 @@ describe.each(DATABASES)("the organizer's guest list (%s)", (kind) => {
     const names = async (q: string) =>
       (await attendees(`?q=${encodeURIComponent(q)}`)).attendees.map((a) => a.ticketId);
     const muellers = mueller.tickets.map((t) => t.id);
-    // Accents and the German spellings of umlauts do not count; the name, or the address
-    // of the order's other seat.
-    for (const q of ['muller', 'MUELLER', 'müller']) {
+    // Accents and the German spellings of umlauts do not count; the seat nobody was named
+    // for is found by its buyer, as at the door.
+    for (const q of ['muller', 'MUELLER', 'müller', 'Jürgen', 'jurg mul', 'JUERGEN MUELLER']) {
       expect((await names(q)).sort()).toEqual([...muellers].sort());
-    }
-    for (const q of ['Jürgen', 'jurg mul', 'JUERGEN MUELLER']) {
-      expect(await names(q)).toEqual([muellers[0]]);
     }
     // Part of the address (the company's domain) or the whole address.
     expect((await names('reederei')).sort()).toEqual([...muellers].sort());
