@@ -133,7 +133,8 @@ async function staticCopy(base: string, path: string, name: string): Promise<str
 
 function measureSizes(): void {
   const sizes = measureFrontend(staticDir);
-  row('size', 'first load / JS (gzip)', sizes.firstLoadJs, 'B', { op: '<=', value: 110 * KB });
+  // The build's own budget (frontend/vite.config.ts, frontend/README.md).
+  row('size', 'first load / JS (gzip)', sizes.firstLoadJs, 'B', { op: '<=', value: 111 * KB });
   row('size', 'first load / CSS (gzip)', sizes.firstLoadCss, 'B', { op: '<=', value: 20 * KB });
   for (const route of sizes.routes) {
     row('size', routeSizeMetric(route.route), route.js + route.css, 'B');
