@@ -13,6 +13,7 @@ import {
 import { routes } from '@/app/router';
 import { errorPageMeta } from '@/app/error-page';
 import { BotContext } from '@/lib/bot';
+import { SiteOriginContext } from '@/lib/site-origin';
 import { type DataSource, installDataSource } from '@/lib/data-source';
 import { PAGE_DATA_ID, type PageData } from '@/lib/hydration';
 import { type PageMeta, pageMeta, SITE_NAME } from '@/lib/page-head';
@@ -95,7 +96,9 @@ export function createRenderer(source: DataSource): RenderPage {
     const router = createStaticRouter(handler.dataRoutes, context);
     const html = await toHtml(
       <BotContext value={bot}>
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
+        <SiteOriginContext value={origin}>
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </SiteOriginContext>
       </BotContext>,
       signal,
     );
@@ -126,6 +129,7 @@ export function createRenderer(source: DataSource): RenderPage {
         errors: serializeErrors(context.errors),
       },
       bot,
+      origin,
     };
     return {
       kind: 'page',

@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot, type ErrorInfo } from 'react-dom/client';
 import { matchRoutes, RouterProvider } from 'react-router';
 import { initInspector } from '@/lib/inspect';
 import { BotContext } from '@/lib/bot';
+import { SiteOriginContext } from '@/lib/site-origin';
 import { readPageData } from '@/lib/hydration';
 import { beginHydration, HydrationScope } from '@/lib/use-hydrated';
 import { createAppRouter, routes } from '@/app/router';
@@ -73,7 +74,9 @@ async function start() {
       <StrictMode>
         <HydrationScope>
           <BotContext value={page.bot}>
-            <RouterProvider router={router} />
+            <SiteOriginContext value={page.origin}>
+              <RouterProvider router={router} />
+            </SiteOriginContext>
           </BotContext>
         </HydrationScope>
       </StrictMode>,

@@ -2,6 +2,7 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter, Outlet, RouterProvider, type RouteObject } from 'react-router';
 import { RouteError } from '@/app/error-page';
 import { BotContext } from '@/lib/bot';
+import { SiteOriginContext } from '@/lib/site-origin';
 import { useRouteMeta } from '@/lib/page-head';
 
 /** What the app's shell does for a page: its head from `handle.meta`, errors as error pages. */
@@ -11,7 +12,11 @@ function PageFrame() {
 }
 
 /** Renders routes in a memory router, as the app does in the browser after hydration. */
-export function renderRoutes(routes: RouteObject[], path = '/', options: { bot?: boolean } = {}) {
+export function renderRoutes(
+  routes: RouteObject[],
+  path = '/',
+  options: { bot?: boolean; origin?: string } = {},
+) {
   const router = createMemoryRouter(
     [{ element: <PageFrame />, errorElement: <RouteError />, children: routes }],
     { initialEntries: [path] },
@@ -20,7 +25,9 @@ export function renderRoutes(routes: RouteObject[], path = '/', options: { bot?:
     router,
     ...render(
       <BotContext value={options.bot ?? false}>
-        <RouterProvider router={router} />
+        <SiteOriginContext value={options.origin ?? ''}>
+          <RouterProvider router={router} />
+        </SiteOriginContext>
       </BotContext>,
     ),
   };

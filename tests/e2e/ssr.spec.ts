@@ -111,6 +111,22 @@ describe('content in the HTML (no JavaScript)', () => {
     expect((await crawl('/events/gibt-es-nicht')).status).toBe(404);
   });
 
+  it('links the calendar of all evenings as webcal:// on / and in every footer (rules "Calendar of all evenings")', async () => {
+    const calendarLinks = (html: string) =>
+      [...html.matchAll(/<a href="([^"]*)"[^>]*>Alle Termine abonnieren<\/a>/g)].map((m) => m[1]);
+    const home = await crawl('/');
+    // The site's public origin, as the page names it in its canonical link.
+    const origin = new URL(/<link rel="canonical" href="([^"]+)"/.exec(home.html)![1]!).origin;
+    const webcal = `${origin.replace(/^https?:/, 'webcal:')}/events.ics`;
+    expect(calendarLinks(home.html)).toEqual([webcal, webcal]);
+    expect(calendarLinks((await crawl('/faq')).html)).toEqual([webcal]);
+    // The link opens the calendar on this site.
+    const feed = await fetch(`${site.url}${new URL(webcal.replace(/^webcal:/, 'http:')).pathname}`);
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+    expect(await feed.text()).toContain('BEGIN:VEVENT');
+  });
+
   it('a crawler gets the 404 status without the error page (rules §2)', async () => {
     const res = await fetch(`${site.url}/gibt-es-nicht`, {
       headers: { 'user-agent': 'Mozilla/5.0 (compatible; bingbot/2.0)' },

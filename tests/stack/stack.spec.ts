@@ -355,6 +355,29 @@ describe('calendar', () => {
     expect(vevent.location).toBeTruthy();
   });
 
+  it('serves /events.ics from the products process through the microcache, every upcoming event parsed', async () => {
+    const events = (await (await get('/api/events')).json()) as {
+      name: string;
+      startsAt: string | null;
+      past: boolean;
+    }[];
+    const upcoming = events.filter((e) => !e.past && e.startsAt);
+    await get('/events.ics');
+    const res = await get('/events.ics', { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+    expect(res.headers.get('cache-control')).toMatch(/^public, max-age=\d+/);
+    expect(res.headers.get('x-cache-status')).toMatch(/HIT|UPDATING|STALE/);
+    expect(res.headers.get('content-security-policy')).toBeTruthy();
+    const calendar = new ICAL.Component(ICAL.parse(await res.text()));
+    const entries = calendar.getAllSubcomponents('vevent').map((c) => new ICAL.Event(c));
+    expect(entries.map((e) => e.summary)).toEqual(upcoming.map((e) => e.name));
+    expect(new Set(entries.map((e) => e.uid)).size).toBe(entries.length);
+    for (const entry of entries) {
+      expect(Number(entry.component.getFirstPropertyValue('sequence'))).toBeGreaterThan(0);
+    }
+  });
+
   it('answers 404 JSON for an unknown event', async () => {
     const res = await get('/api/events/gibt-es-nicht/calendar.ics');
     expect(res.status).toBe(404);

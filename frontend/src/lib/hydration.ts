@@ -10,6 +10,8 @@ export interface PageData {
   hydration: HydrationState;
   /** The server's per-request decision (lib/bot.ts). */
   bot: boolean;
+  /** The site's public origin the page was rendered with (lib/site-origin.ts). */
+  origin: string;
 }
 
 export function readPageData(): PageData | null {

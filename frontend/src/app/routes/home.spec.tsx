@@ -76,3 +76,18 @@ describe('/ with events and merch (rules "Everything the shop sells")', () => {
     expect(within(section).getByRole('button', { name: 'Erneut versuchen' })).toBeEnabled();
   });
 });
+
+describe('/ links the calendar of all evenings (rules "Calendar of all evenings")', () => {
+  it('offers "Alle Termine abonnieren" as webcal:// on the site\'s public host', async () => {
+    mockFetch({
+      'GET /api/events': { body: [tieredEvent, simpleEvent] },
+      'GET /api/merch': { body: [] },
+      'GET /api/blog': { body: [] },
+    });
+    renderRoutes([{ path: '/', loader, Component, HydrateFallback: () => null }], '/', {
+      origin: 'https://afterwork.example:8443',
+    });
+    const link = await screen.findByRole('link', { name: 'Alle Termine abonnieren' });
+    expect(link).toHaveAttribute('href', 'webcal://afterwork.example:8443/events.ics');
+  });
+});

@@ -13,6 +13,7 @@ import { availabilityLabel } from '@/lib/availability';
 import { dataSource, sections } from '@/lib/data-source';
 import { hasPriceRange } from '@/lib/offer';
 import { SITE_NAME, type RouteHandle } from '@/lib/page-head';
+import { useCalendarFeedUrl } from '@/lib/site-origin';
 import { ButtonLink } from '@/components/ui/button';
 import { Deferred } from '@/components/ui/deferred';
 import { ErrorState, Loading, Skeleton } from '@/components/ui/feedback';
@@ -142,6 +143,7 @@ function FeaturedSkeleton() {
 
 export function Component() {
   const loaderData = useLoaderData<typeof loader>();
+  const calendarHref = useCalendarFeedUrl();
   return (
     <>
       <section className={styles.hero} aria-labelledby="hero-title">
@@ -166,6 +168,7 @@ export function Component() {
         <section className={styles.section} aria-labelledby="upcoming-title">
           <div className={styles.sectionHead}>
             <h2 id="upcoming-title">Kommende Events</h2>
+            <a href={calendarHref}>Alle Termine abonnieren</a>
           </div>
           <Deferred
             resolve={loaderData.events}

@@ -2,11 +2,13 @@ import { Link } from 'react-router';
 import { env } from '@/config/env';
 import { paths } from '@/config/paths';
 import { useNextEventLink } from '@/features/events/next-event-link';
+import { useCalendarFeedUrl } from '@/lib/site-origin';
 import styles from './footer.module.css';
 
 /** rules §2: three columns, then the copyright line with the current year. */
 export function Footer() {
   const nextHref = useNextEventLink();
+  const calendarHref = useCalendarFeedUrl();
   return (
     <footer className={styles.footer}>
       <div className="container">
@@ -29,6 +31,9 @@ export function Footer() {
             <ul className={styles.list}>
               <li>
                 <Link to={nextHref}>Nächstes Event</Link>
+              </li>
+              <li>
+                <a href={calendarHref}>Alle Termine abonnieren</a>
               </li>
               <li>
                 <Link to={paths.contact}>Kontakt</Link>
