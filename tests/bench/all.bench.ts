@@ -686,7 +686,7 @@ async function measureWalletPass(): Promise<void> {
   });
 }
 
-/** The organizer's budgets (organizer.bench.ts): dashboard, guest-list CSV, name badges. */
+/** The organizer's budgets (organizer.bench.ts): dashboard, guest-list CSV and search, name badges. */
 async function measureOrganizerArea(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'awhh-bench-organizer-'));
   try {
