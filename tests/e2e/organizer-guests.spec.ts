@@ -6,8 +6,8 @@ import { startTarget, type RunningSite } from '../support/site.js';
 
 // rules "The organizer", the guest list, in Chromium through the production topology: the
 // organizer finds a guest on a phone, checks them in by hand, and the door's /einlass lists
-// that check-in after its download; a ticket is cancelled after the confirmation; the CSV
-// comes as a download. Screenshots go to /tmp.
+// that check-in after its download; a guest's name is corrected in the card and the door's
+// list carries it; a ticket is cancelled after the confirmation; the CSV comes as a download. Screenshots go to /tmp.
 
 jest.setTimeout(180_000);
 
@@ -38,7 +38,7 @@ async function axeViolations(page: Page): Promise<string[]> {
 }
 
 describe('the guest list on /veranstalter', () => {
-  it('finds a guest, checks them in by hand (the door lists it after its download), cancels a ticket after confirming, exports CSV', async () => {
+  it('finds a guest, checks them in by hand (the door lists it after its download), renames them, cancels a ticket after confirming, exports CSV', async () => {
     const buyer = await openPage(browser);
     const purchase = await buyTickets(buyer.page, site.url, {
       eventPath: EVENT_PATH,
@@ -113,6 +113,43 @@ describe('the guest list on /veranstalter', () => {
     // Taken back: the ticket is valid again.
     await first.getByRole('button', { name: /^Check-in zurücknehmen/ }).click();
     await first.getByText('Gültig', { exact: true }).waitFor();
+
+    // rules "Named tickets": the organizer corrects the name in the card; the door's list
+    // carries it from its next download.
+    const firstId = await first.getAttribute('data-ticket-id');
+    await first.getByRole('button', { name: /^Name ändern/ }).click();
+    const rename = first.getByRole('form', { name: /^Name ändern/ });
+    await rename.getByLabel('Name', { exact: true }).fill('Karla Kundin-Meyer');
+    await rename.getByLabel('Firma (optional)').fill('Hafenkontor GmbH');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/veranstalter-name-aendern-390.png' });
+    await rename.getByRole('button', { name: 'Speichern' }).click();
+    await page
+      .getByRole('status')
+      .getByText('Gespeichert: Das Ticket ist jetzt auf Karla Kundin-Meyer ausgestellt.')
+      .waitFor();
+    // The card's name line carries the company beneath the name.
+    await first.getByText('Hafenkontor GmbH', { exact: true }).waitFor();
+    expect(
+      await first.locator('p', { has: page.getByText('Hafenkontor GmbH') }).innerText(),
+    ).toMatch(/^Karla Kundin-Meyer\s+Hafenkontor GmbH$/);
+    const unlocked = await fetch(`${site.url}/api/checkin/session`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${DOOR_CODE}` },
+    });
+    expect(unlocked.status).toBe(201);
+    const { token } = (await unlocked.json()) as { token: string };
+    const doorList = await fetch(`${site.url}/api/checkin/events/${eventId}/tickets`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(doorList.status).toBe(200);
+    const { tickets } = (await doorList.json()) as {
+      tickets: { id: string; holder: string | null; company?: string }[];
+    };
+    expect(tickets.find((t) => t.id === firstId)).toMatchObject({
+      holder: 'Karla Kundin-Meyer',
+      company: 'Hafenkontor GmbH',
+    });
 
     // Cancelling asks first; one ticket is refunded at its price.
     await page.getByLabel('Gast suchen').fill('');
