@@ -304,6 +304,10 @@ describe('configuration from the environment', () => {
         'WAITLIST_OFFER_HOURS must be a number of hours above 0 and at most 720 (got "1e2") / muss eine Stundenzahl über 0 und höchstens 720 sein',
       ],
       [
+        { TICKET_TRANSFER_UNTIL_HOURS: '-1' },
+        'TICKET_TRANSFER_UNTIL_HOURS must be a number of hours from 0 to 720 (got "-1") / muss eine Stundenzahl von 0 bis 720 sein',
+      ],
+      [
         { PERSONAL_DATA_DAYS_AFTER_EVENT: '0' },
         'PERSONAL_DATA_DAYS_AFTER_EVENT must be a whole number from 1 to 3650 (got "0")',
       ],
@@ -433,5 +437,14 @@ describe('configuration from the environment', () => {
       paymentProvider: 'stripe',
       database: { kind: 'sqlite', path: ':memory:' },
     });
+  });
+
+  it('rules "Named tickets": TICKET_TRANSFER_UNTIL_HOURS, 2 by default, 0 up to the start', () => {
+    expect(parseConfig({}).ticketTransferUntilHours).toBe(2);
+    expect(parseConfig({ TICKET_TRANSFER_UNTIL_HOURS: '0' }).ticketTransferUntilHours).toBe(0);
+    expect(parseConfig({ TICKET_TRANSFER_UNTIL_HOURS: '1.5' }).ticketTransferUntilHours).toBe(1.5);
+    expect(() => parseConfig({ TICKET_TRANSFER_UNTIL_HOURS: '721' })).toThrow(
+      'TICKET_TRANSFER_UNTIL_HOURS must be a number of hours from 0 to 720',
+    );
   });
 });
