@@ -15,6 +15,7 @@ import type { AppConfig } from './config/config.js';
 import { HealthModule } from './health/health.module.js';
 import { ProductsModule } from './products/products.module.js';
 import { CalendarModule } from './calendar/calendar.module.js';
+import { RemindersModule } from './reminders/reminders.module.js';
 import { SiteModule } from './site/site.module.js';
 
 type ModuleImport = NonNullable<DynamicModule['imports']>[number];
@@ -51,6 +52,7 @@ export class AppModule {
         PrivacyModule,
         ShopModule,
         OrganizerModule,
+        RemindersModule,
       );
     }
     // SiteModule goes last (only with config.staticDir and when the products side is

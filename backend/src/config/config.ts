@@ -29,6 +29,7 @@ import {
   trustProxy,
   variable,
   ticketTransferUntilHours,
+  reminderHoursBefore,
   waitlistOfferHours,
   wholeNumber,
 } from './variables.js';
@@ -172,6 +173,8 @@ export interface AppConfigShape {
    * (TICKET_TRANSFER_UNTIL_HOURS, default 2; rules "Named tickets").
    */
   ticketTransferUntilHours?: number;
+  /** Hours before the start the reminder goes out (REMINDER_HOURS_BEFORE, default 24; rules "Reminders"). */
+  reminderHoursBefore?: number;
   /** Apple and Google Wallet (rules "Wallet passes"); absent or null: not offered. */
   wallet?: WalletConfig;
 }
@@ -211,6 +214,7 @@ export class AppConfig implements AppConfigShape {
   readonly organizerEmail?: string | null;
   readonly organizerCode?: string | null;
   readonly ticketTransferUntilHours?: number;
+  readonly reminderHoursBefore?: number;
   readonly wallet?: WalletConfig;
 
   constructor(shape: AppConfigShape) {
@@ -567,6 +571,7 @@ const environment = z.preprocess(
     CHECKIN_CODE: variable(checkinCode),
     WAITLIST_OFFER_HOURS: variable(waitlistOfferHours),
     TICKET_TRANSFER_UNTIL_HOURS: variable(ticketTransferUntilHours),
+    REMINDER_HOURS_BEFORE: variable(reminderHoursBefore),
     PERSONAL_DATA_DAYS_AFTER_EVENT: variable(
       wholeNumber(DEFAULT_PERSONAL_DATA_DAYS_AFTER_EVENT, 1, MAX_PERSONAL_DATA_DAYS_AFTER_EVENT),
     ),
@@ -649,6 +654,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
     checkinCode: vars.CHECKIN_CODE,
     waitlistOfferHours: vars.WAITLIST_OFFER_HOURS,
     ticketTransferUntilHours: vars.TICKET_TRANSFER_UNTIL_HOURS,
+    reminderHoursBefore: vars.REMINDER_HOURS_BEFORE,
     personalDataDaysAfterEvent: vars.PERSONAL_DATA_DAYS_AFTER_EVENT,
     maxTicketsPerOrder: vars.MAX_TICKETS_PER_ORDER,
     staticDir: vars.STATIC_DIR,

@@ -229,6 +229,23 @@ export const ticketTransferUntilHours = z
   .default(2);
 
 /**
+ * REMINDER_HOURS_BEFORE: how many hours before an event's start its holders get the reminder
+ * (rules "Reminders"); more than 0, fractions allowed, at most a month. Default 24.
+ */
+export const reminderHoursBefore = z
+  .string()
+  .refine(
+    (raw) =>
+      /^\d+(\.\d+)?$/.test(raw) && Number(raw) > 0 && Number(raw) <= MAX_WAITLIST_OFFER_HOURS,
+    {
+      error: (issue) =>
+        `must be a number of hours above 0 and at most ${MAX_WAITLIST_OFFER_HOURS} (got "${String(issue.input)}") / muss eine Stundenzahl über 0 und höchstens ${MAX_WAITLIST_OFFER_HOURS} sein`,
+    },
+  )
+  .transform(Number)
+  .default(24);
+
+/**
  * ORGANIZER_CODE: the organizer's code for /veranstalter on a site without WooCommerce (the
  * demo shop; rules "The organizer"). It opens sales and revenue, so like the door code it
  * must make guessing hopeless: at least 12 characters with letters and digits. The value

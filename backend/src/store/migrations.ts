@@ -749,6 +749,19 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // rules "Reminders": each address a reminder went to, with the random token of its
+    // unsubscribe link; unsubscribed_at stops both kinds for that address.
+    '2026-12-04-003-reminders': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('reminder_addresses')
+          .addColumn('email', 'text', (c) => c.primaryKey())
+          .addColumn('token', 'text', (c) => c.notNull().unique())
+          .addColumn('unsubscribed_at', 'bigint')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+    },
   };
 }
 

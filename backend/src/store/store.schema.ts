@@ -343,6 +343,15 @@ export interface OrganizerMailRecipientsTable {
   sent_at: number | null;
 }
 
+/** rules "Reminders": an address reminders went to, lower-case, and its unsubscribe token. */
+export interface ReminderAddressesTable {
+  email: string;
+  token: string;
+  /** Set by the unsubscribe link: no reminder and no thank-you to this address any more. */
+  unsubscribed_at: number | null;
+  created_at: number;
+}
+
 export interface StoreSchema {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
@@ -366,4 +375,5 @@ export interface StoreSchema {
   organizer_mails: OrganizerMailsTable;
   organizer_mail_recipients: OrganizerMailRecipientsTable;
   ticket_transfers: TicketTransfersTable;
+  reminder_addresses: ReminderAddressesTable;
 }
