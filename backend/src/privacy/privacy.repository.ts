@@ -158,6 +158,8 @@ export class KyselyPrivacyRepository extends PrivacyRepository {
         .deleteFrom('contact_messages')
         .where((eb) => eb(eb.fn('lower', ['email']), '=', address))
         .executeTakeFirst();
+      // rules "Reminders": the address's unsubscribe token (stored lower-case).
+      await db.deleteFrom('reminder_addresses').where('email', '=', address).execute();
       return {
         ...noErasures(),
         orders: anonymised.orders + shopAnonymised.orders,

@@ -222,10 +222,15 @@ export class TicketReminders implements OnModuleInit {
       ...(t.generation > 0 ? { g: t.generation } : {}),
     });
     const base = this.config.publicUrl;
+    const api = `/api/tickets/${encodeURIComponent(token)}`;
+    // rules "Wallet passes": the same links as the ticket mail, each where it is set up.
+    const { apple, google } = this.config.wallet ?? { apple: null, google: null };
     return {
       tier: t.tier,
       page: absoluteUrl(base, `/tickets/${token}`),
-      pdf: absoluteUrl(base, `/api/tickets/${encodeURIComponent(token)}/pdf`),
+      pdf: absoluteUrl(base, `${api}/pdf`),
+      apple: apple ? absoluteUrl(base, `${api}/wallet/apple`) : null,
+      google: google ? absoluteUrl(base, `${api}/wallet/google/save`) : null,
     };
   }
 
@@ -252,7 +257,15 @@ interface TicketLink {
   tier: string | null;
   page: string;
   pdf: string;
+  apple: string | null;
+  google: string | null;
 }
+
+const walletLinks = (t: TicketLink) =>
+  [
+    t.apple ? (['Zu Apple Wallet hinzufügen', t.apple] as const) : null,
+    t.google ? (['Zu Google Wallet hinzufügen', t.google] as const) : null,
+  ].filter((link) => link !== null);
 
 const footnote = (url: string) =>
   `Du bekommst diese Nachricht, weil du ein Ticket hast. <a href="${esc(url)}" style="color:inherit;">Keine Erinnerungen mehr</a>`;
@@ -274,7 +287,12 @@ export function renderReminderMail(
       [
         mailButton(several ? `Ticket ${i + 1} öffnen` : 'Ticket öffnen', t.page),
         mailParagraph(
-          `${t.tier ? `${esc(t.tier)} · ` : ''}<a href="${esc(t.pdf)}" style="color:inherit;">Als PDF</a>`,
+          [
+            ...(t.tier ? [esc(t.tier)] : []),
+            ...[['Als PDF', t.pdf] as const, ...walletLinks(t)].map(
+              ([label, url]) => `<a href="${esc(url)}" style="color:inherit;">${esc(label)}</a>`,
+            ),
+          ].join(' · '),
           'font-size:14px;',
         ),
       ].join('\n'),
@@ -312,7 +330,11 @@ export function renderReminderMail(
       ...(venue ? [`Ort: ${venue}\nKarte: ${map}`] : []),
       ...tickets.map(
         (t, i) =>
-          `${several ? `Ticket ${i + 1}` : 'Dein Ticket'}${t.tier ? ` (${t.tier})` : ''}: ${t.page}\nAls PDF: ${t.pdf}`,
+          `${several ? `Ticket ${i + 1}` : 'Dein Ticket'}${t.tier ? ` (${t.tier})` : ''}: ${t.page}\nAls PDF: ${t.pdf}${walletLinks(
+            t,
+          )
+            .map(([label, url]) => `\n${label}: ${url}`)
+            .join('')}`,
       ),
       'Du kannst nicht kommen? Auf der Ticketseite kannst du dein Ticket weitergeben.',
       `Keine Erinnerungen mehr: ${unsubscribeUrl}`,

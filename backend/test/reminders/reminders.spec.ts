@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SmtpSink } from '../../../tests/support/smtp-sink.js';
 import { JobRunner } from '../../src/jobs/job-runner.js';
+import { PrivacyRepository } from '../../src/privacy/privacy.port.js';
 import {
   REMINDER_MAIL_JOB,
   REMINDER_SWEEP_JOB,
@@ -215,6 +216,16 @@ describe.each(DATABASES)('reminders and thank-yous (%s)', (kind) => {
     await settle();
     expect(thanks().map(addressOf)).toEqual(['bernd@example.org']);
     expect(thanks()[0]!.text).toContain(`${PUBLIC_URL}/next`);
+
+    // Erasing Anna's personal data takes her unsubscribe token with it.
+    const addresses = () =>
+      second.get(StoreDatabase).db.selectFrom('reminder_addresses').select('email').execute();
+    expect((await addresses()).map((a) => a.email).sort()).toEqual([
+      'anna@example.org',
+      'bernd@example.org',
+    ]);
+    await second.get(PrivacyRepository).eraseAddress('Anna@Example.org');
+    expect((await addresses()).map((a) => a.email)).toEqual(['bernd@example.org']);
   });
 
   it('sends nothing for an event with awhh_reminders = no, nor for a ticket bought less than 2 hours before the reminder', async () => {
