@@ -6,6 +6,7 @@ import {
   REMINDER_MAIL_JOB,
   REMINDER_SWEEP_JOB,
   reminderTimes,
+  TicketReminders,
   thanksTime,
 } from '../../src/reminders/reminders.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
@@ -248,5 +249,50 @@ describe.each(DATABASES)('reminders and thank-yous (%s)', (kind) => {
     expect(await reminderJobs(app)).toHaveLength(0);
     expect(reminders()).toHaveLength(0);
     expect(REMINDER_SWEEP_JOB).toBe('reminders.sweep');
+  });
+
+  it('sweeps 2,000 tickets within 2 s (the budget), one job per address, and none more the second time', async () => {
+    const app = await fresh();
+    const startsAt = Date.now() + 30 * HOUR;
+    dateEvent(startsAt);
+    const db = app.get(StoreDatabase).db;
+    const issuedAt = Date.now() - 48 * HOUR;
+    const rows = Array.from({ length: 2000 }, (_, i) => ({
+      id: `tb${String(i).padStart(6, '0')}`,
+      order_id: `ord_bench_${Math.floor(i / 2)}`,
+      line_position: 0,
+      seat: (i % 2) + 1,
+      seats: 2,
+      event_id: EVENT,
+      variation_id: null,
+      event_name: 'Afterwork im Hafen',
+      event_slug: 'afterwork-im-hafen',
+      starts_at: new Date(startsAt).toISOString(),
+      venue: 'Hafenbar, St. Pauli',
+      tier: null,
+      holder: `Gast ${i}`,
+      status: 'valid',
+      issued_at: issuedAt,
+      revoked_at: null,
+      refunded_at: null,
+      code: `B${String(i).padStart(9, '0')}`,
+      holder_company: null,
+      // Two seats per address, as a buyer's second seat passed on would be.
+      holder_email: `gast${Math.floor(i / 2)}@example.org`,
+    }));
+    for (let i = 0; i < rows.length; i += 200) {
+      await db
+        .insertInto('tickets')
+        .values(rows.slice(i, i + 200))
+        .execute();
+    }
+    const reminders = app.get(TicketReminders);
+    const at = reminderTimes(startsAt, 24).reminder.from + MIN;
+    const began = performance.now();
+    expect(await reminders.sweep(at)).toBe(1000);
+    expect(performance.now() - began).toBeLessThan(2000);
+    expect(await reminderJobs(app)).toHaveLength(1000);
+    await reminders.sweep(at + 10 * MIN);
+    expect(await reminderJobs(app)).toHaveLength(1000);
   });
 });
