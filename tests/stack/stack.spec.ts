@@ -56,6 +56,8 @@ describe('routing through nginx', () => {
     ['GET', '/api/checkin/events'],
     ['GET', '/api/checkin/events/1/tickets'],
     ['POST', '/api/checkin/scans'],
+    ['GET', '/api/reminders/unsubscribe/aaaaaaaaaaaaaaaaaaaaaaaa'],
+    ['POST', '/api/reminders/unsubscribe/aaaaaaaaaaaaaaaaaaaaaaaa'],
   ] as const;
 
   it.each(products)('%s %s is answered by the products process', async (method, path) => {

@@ -194,10 +194,15 @@ describe.each(DATABASES)('reminders and thank-yous (%s)', (kind) => {
       headers: { origin: 'https://evil.example' },
     });
     expect(foreign.statusCode).toBe(403);
+    // As the browser's form sends it: urlencoded, empty.
     const done = await inject(second, {
       method: 'POST',
       url: path,
-      headers: { origin: new URL(PUBLIC_URL).origin },
+      headers: {
+        origin: new URL(PUBLIC_URL).origin,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: '',
     });
     expect(done.statusCode).toBe(200);
     expect(done.body).toContain('Erinnerungen abbestellt');
