@@ -2,15 +2,30 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestj
 import { escapeHtml as esc } from '@awhh/machines';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/config.js';
+import { MAIL_COLORS } from '../mail/mail-layout.js';
 import { SITE_NAME } from '../site/html-head.js';
 import { ReminderRepository } from './reminders.port.js';
 
 const TOKEN = /^[\w-]{20,64}$/;
 
+const C = MAIL_COLORS;
+
+/** The site's dark-and-gold look in one small page (the mails' colours), no scripts. */
 function page(title: string, body: string): string {
   return `<!doctype html>
-<html lang="de"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${esc(title)} – ${esc(SITE_NAME)}</title></head>
-<body><main><h1>${esc(title)}</h1>${body}</main></body></html>`;
+<html lang="de"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${esc(title)} – ${esc(SITE_NAME)}</title>
+<style>
+body{margin:0;background:${C.ground};color:${C.text};font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif}
+main{max-width:32rem;margin:0 auto;padding:3rem 1.25rem}
+.card{background:${C.card};border-top:3px solid ${C.gold};border-radius:8px;padding:1.5rem}
+.kicker{color:${C.gold};text-transform:uppercase;letter-spacing:.16em;font-size:.75rem;margin:0 0 .5rem}
+h1{font-size:1.5rem;line-height:1.25;margin:0 0 1rem}
+p{margin:0 0 1rem;color:${C.text}}
+a{color:${C.gold}}
+button{background:${C.gold};color:${C.ground};border:0;border-radius:4px;font:inherit;font-weight:700;padding:.75rem 1.25rem;min-height:44px;cursor:pointer}
+button:focus-visible,a:focus-visible{outline:3px solid ${C.text};outline-offset:2px}
+</style></head>
+<body><main><div class="card"><p class="kicker">${esc(SITE_NAME)} · Erinnerungen</p><h1>${esc(title)}</h1>${body}</div></main></body></html>`;
 }
 
 /**
