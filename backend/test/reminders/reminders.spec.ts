@@ -234,6 +234,25 @@ describe.each(DATABASES)('reminders and thank-yous (%s)', (kind) => {
     expect((await addresses()).map((a) => a.email)).toEqual(['bernd@example.org']);
   });
 
+  it('sends each reminder once when two processes sweep at the same moment', async () => {
+    const startsAt = Date.now() + 30 * HOUR;
+    dateEvent(startsAt);
+    const one = await fresh();
+    await buy(one, 'anna@example.org', 2);
+    await buy(one, 'bernd@example.org');
+    await settleOutbox(one);
+    const two = await start();
+    const at = reminderTimes(startsAt, 24).reminder.from + 10 * MIN;
+    await Promise.all([one.get(JobRunner).runDue(at), two.get(JobRunner).runDue(at)]);
+    await waitFor(async () => reminders().length >= 2, 10_000);
+    await Promise.all([
+      one.get(JobRunner).runDue(at + 10 * MIN),
+      two.get(JobRunner).runDue(at + 10 * MIN),
+    ]);
+    await settle();
+    expect(reminders().map(addressOf).sort()).toEqual(['anna@example.org', 'bernd@example.org']);
+  });
+
   it('sends nothing for an event with awhh_reminders = no, nor for a ticket bought less than 2 hours before the reminder', async () => {
     const app = await fresh();
     // Starts in 25 hours: the reminder is due in 1 hour, the ticket bought now is too recent.
