@@ -65,8 +65,10 @@ export class KyselyReminderRepository extends ReminderRepository {
     const rows = await where(this.base()).orderBy('t.starts_at').orderBy('t.id').execute();
     const found: ReminderTicket[] = [];
     for (const r of rows) {
-      // A ticket passed on goes to its holder's address, as the door's list shows it.
-      const email = (r.holder_email || r.email || r.shop_email || '').trim().toLowerCase();
+      // A ticket passed on goes to its holder's address, as the door's list shows it; one
+      // whose holder's address was erased ('') goes to nobody, never back to the buyer.
+      const holderEmail = r.holder_email ?? r.email ?? r.shop_email ?? '';
+      const email = holderEmail.trim().toLowerCase();
       if (!email || !r.starts_at) continue;
       found.push({
         id: r.id,

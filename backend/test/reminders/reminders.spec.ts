@@ -240,7 +240,21 @@ describe.each(DATABASES)('reminders and thank-yous (%s)', (kind) => {
     const one = await fresh();
     await buy(one, 'anna@example.org', 2);
     await buy(one, 'bernd@example.org');
+    await buy(one, 'clara@example.org');
     await settleOutbox(one);
+    // Clara passed her ticket on and its holder's address was erased since: nobody gets it.
+    const db = one.get(StoreDatabase).db;
+    const claras = await db
+      .selectFrom('tickets')
+      .innerJoin('orders', 'orders.id', 'tickets.order_id')
+      .select('tickets.id')
+      .where('orders.email', '=', 'clara@example.org')
+      .execute();
+    await db
+      .updateTable('tickets')
+      .set({ holder_email: '', holder: null })
+      .where('id', '=', claras[0]!.id)
+      .execute();
     const two = await start();
     const at = reminderTimes(startsAt, 24).reminder.from + 10 * MIN;
     await Promise.all([one.get(JobRunner).runDue(at), two.get(JobRunner).runDue(at)]);
