@@ -172,6 +172,13 @@ describe('the guest list on /veranstalter', () => {
       .getByText('Storniert', { exact: true })
       .waitFor();
     expect(await dialog.count()).toBe(0);
+    // A cancelled ticket keeps its name; its card says why it cannot be changed.
+    const cancelled = page.locator(`li[data-ticket-id="${secondId}"]`);
+    expect(await cancelled.getByRole('button', { name: /^Name ändern/ }).count()).toBe(0);
+    await cancelled
+      .getByText('Der Name lässt sich nicht mehr ändern: Das Ticket ist storniert.')
+      .waitFor();
+    await cancelled.screenshot({ path: '/tmp/veranstalter-storniert-390.png' });
 
     // The CSV link downloads the list.
     const href = await page.getByRole('link', { name: 'CSV herunterladen' }).getAttribute('href');

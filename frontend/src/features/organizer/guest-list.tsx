@@ -372,6 +372,10 @@ function GuestRow({
       </p>
       {renaming ? (
         rename
+      ) : a.status === 'revoked' ? (
+        <p className={styles.meta}>
+          Der Name lässt sich nicht mehr ändern: Das Ticket ist storniert.
+        </p>
       ) : (
         <div className={styles.actions}>
           {a.status === 'valid' ? (
@@ -385,7 +389,7 @@ function GuestRow({
               {who}
             </Button>
           ) : null}
-          {a.status !== 'revoked' && a.email ? (
+          {a.email ? (
             <Button variant="ghost" onClick={onResend} disabled={disabled}>
               Ticket erneut senden{who}
             </Button>
@@ -400,18 +404,11 @@ function GuestRow({
               Stornieren …{who}
             </Button>
           ) : null}
-          {a.status !== 'revoked' ? (
-            <Button data-rename="" variant="ghost" onClick={onRename} disabled={disabled}>
-              Name ändern{who}
-            </Button>
-          ) : null}
+          <Button data-rename="" variant="ghost" onClick={onRename} disabled={disabled}>
+            Name ändern{who}
+          </Button>
         </div>
       )}
-      {a.status === 'revoked' ? (
-        <p className={styles.meta}>
-          Der Name lässt sich nicht mehr ändern: Das Ticket ist storniert.
-        </p>
-      ) : null}
     </li>
   );
 }
