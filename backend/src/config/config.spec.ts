@@ -447,4 +447,14 @@ describe('configuration from the environment', () => {
       'TICKET_TRANSFER_UNTIL_HOURS must be a number of hours from 0 to 720',
     );
   });
+
+  it('rules "Reminders": REMINDER_HOURS_BEFORE, 24 by default, fractions allowed, never 0', () => {
+    expect(parseConfig({}).reminderHoursBefore).toBe(24);
+    expect(parseConfig({ REMINDER_HOURS_BEFORE: '2.5' }).reminderHoursBefore).toBe(2.5);
+    for (const bad of ['0', '-3', '721', 'morgen']) {
+      expect(() => parseConfig({ REMINDER_HOURS_BEFORE: bad })).toThrow(
+        `REMINDER_HOURS_BEFORE must be a number of hours above 0 and at most 720 (got "${bad}")`,
+      );
+    }
+  });
 });
