@@ -19,6 +19,8 @@ import { type StoredTicket, TicketRepository, type TransferRefusal } from './tic
 
 export const TICKET_REVOKED_MESSAGE =
   'Dieses Ticket ist storniert und kann weder benannt noch weitergegeben werden.';
+export const TICKET_CHANGED_MESSAGE =
+  'Dieses Ticket wurde gerade geändert. Bitte lade die Gästeliste neu und versuch es noch einmal.';
 export const TICKET_CHECKED_IN_MESSAGE =
   'Dieses Ticket wurde schon am Einlass eingecheckt und kann nicht mehr weitergegeben werden.';
 
@@ -74,8 +76,13 @@ export class TicketHolderService {
   ): Promise<{ ticketId: string; holder: string; company: string | null }> {
     if (!TICKET_ID.test(ticketId)) throw apiError(404, TICKET_NOT_FOUND_MESSAGE);
     const holder = parseBody(ticketHolderRequestSchema, body);
-    if (!(await this.store.setHolder(ticketId, holder))) {
-      throw apiError(404, TICKET_NOT_FOUND_MESSAGE);
+    const ticket = await this.store.find(ticketId);
+    if (!ticket) throw apiError(404, TICKET_NOT_FOUND_MESSAGE);
+    // A cancelled ticket keeps the name it was cancelled with (the guest list says so too).
+    if (ticket.status !== 'valid') throw apiError(409, TICKET_REVOKED_MESSAGE);
+    if (!(await this.store.setHolder(ticketId, holder, ticket.generation))) {
+      // Passed on or gone meanwhile: the guest list shows it anew.
+      throw apiError(409, TICKET_CHANGED_MESSAGE);
     }
     this.logger.log({ msg: 'ticket holder edited by the organizer', ticketId });
     return { ticketId, holder: holder.name, company: holder.company };

@@ -403,5 +403,17 @@ describe.each(DATABASES)('named tickets (%s)', (kind) => {
     expect(await ticket(order.tickets[2]!.token)).toMatchObject({ holder: 'Lena Lotse' });
     expect((await put('tNIEMAND', body, { cookie, origin: PUBLIC_URL })).statusCode).toBe(404);
     expect((await put(id, { name: '' }, { cookie, origin: PUBLIC_URL })).statusCode).toBe(400);
+
+    // A cancelled ticket keeps its name: a German 409, nothing written.
+    await store().updateTable('tickets').set({ status: 'revoked' }).where('id', '=', id).execute();
+    const cancelled = await put(id, { name: 'Nachher' }, { cookie, origin: PUBLIC_URL });
+    expect(cancelled.statusCode).toBe(409);
+    expect(cancelled.json().message).toMatch(/storniert/);
+    const kept = await store()
+      .selectFrom('tickets')
+      .select('holder')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(kept.holder).toBe('Lena Lotse');
   });
 });
