@@ -8,6 +8,9 @@ import {
 import {
   applePassTypeId,
   appleTeamId,
+  backupDir,
+  backupKeep,
+  backupPassphrase,
   checkinCode,
   databaseUrl,
   googleWalletIssuerId,
@@ -629,6 +632,27 @@ export function parseOrganizerCode(raw: string | undefined): string | null {
 
 export function parseWaitlistOfferHours(raw: string | undefined): number {
   return readVariable('WAITLIST_OFFER_HOURS', waitlistOfferHours, raw);
+}
+
+export interface BackupConfig {
+  dir: string;
+  keep: number;
+  passphrase: string | null;
+}
+
+/** `npm run backup` and `npm run restore`: BACKUP_DIR, BACKUP_KEEP, BACKUP_PASSPHRASE. */
+export function parseBackupConfig(env: NodeJS.ProcessEnv): BackupConfig {
+  const value = (name: string) => env[name]?.trim() || undefined;
+  return {
+    dir: readVariable('BACKUP_DIR', backupDir, value('BACKUP_DIR')),
+    keep: readVariable('BACKUP_KEEP', backupKeep, value('BACKUP_KEEP')),
+    // The passphrase as given: spaces may be part of it.
+    passphrase: readVariable(
+      'BACKUP_PASSPHRASE',
+      backupPassphrase,
+      env.BACKUP_PASSPHRASE || undefined,
+    ),
+  };
 }
 
 export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {

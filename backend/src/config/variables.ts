@@ -365,3 +365,18 @@ export const googleWalletServiceAccount = textOrFile(
     keyId: account.data.private_key_id ?? null,
   };
 });
+
+/** BACKUP_DIR: where `npm run backup` writes; relative to the working folder. */
+export const backupDir = z.string().default('./backups');
+
+/** BACKUP_KEEP: how many of the newest backups stay; older ones of ours are deleted. */
+export const backupKeep = wholeNumber(14, 1, 10_000);
+
+/** BACKUP_PASSPHRASE: unset, backups are plain; set, they are encrypted (never logged). */
+export const backupPassphrase = z
+  .string()
+  .refine((raw) => raw.length >= 12, {
+    error: 'must have at least 12 characters (its value is not shown)',
+  })
+  .optional()
+  .transform((value) => value ?? null);
