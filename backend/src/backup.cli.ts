@@ -33,8 +33,9 @@ export async function backupCli(
       return 0;
     }
     const file = await createBackup(database, config);
+    const shown = relative(process.cwd(), file);
     print(
-      `Sicherung geschrieben / backup written: ${relative(process.cwd(), file) || file}${config.passphrase ? ' (verschlüsselt / encrypted)' : ''}`,
+      `Sicherung geschrieben / backup written: ${shown.startsWith('..') ? file : shown}${config.passphrase ? ' (verschlüsselt / encrypted)' : ''}`,
     );
     return 0;
   } catch (err) {

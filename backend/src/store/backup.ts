@@ -3,6 +3,7 @@ import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:
 import {
   chmodSync,
   copyFileSync,
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -120,6 +121,9 @@ export async function createBackup(
   config: BackupConfig,
   now = new Date(),
 ): Promise<string> {
+  if (database.kind === 'sqlite' && !existsSync(database.path)) {
+    throw new BackupError(`No store at ${database.path} (DATABASE_URL): nothing to back up.`);
+  }
   mkdirSync(config.dir, { recursive: true, mode: 0o700 });
   const name = backupFileName(database.kind, now, config.passphrase !== null);
   const final = join(config.dir, name);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { orderSummarySchema } from '@awhh/machines';
+import { type Kysely, sql } from 'kysely';
 import { backupCli } from '../../src/backup.cli.js';
 import { parseBackupConfig, parseDatabaseUrl } from '../../src/config/config.js';
 import {
@@ -14,6 +15,7 @@ import {
   restoreBackup,
   rotateBackups,
 } from '../../src/store/backup.js';
+import { migrateTo } from '../../src/store/migrations.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
 import {
   buyerForm,
@@ -229,7 +231,41 @@ describe.each(DATABASES)('restore drill (%s)', (kind) => {
     expect(await check.db.selectFrom('orders').select('id').execute()).toEqual([]);
     await check.close();
   });
+
+  it('restores a backup of an older version into this one, migrated to the latest', async () => {
+    const older = await store();
+    const olderDb = parseDatabaseUrl(older.url);
+    const open = await StoreDatabase.open(olderDb, { migrate: false });
+    await migrateTo(open.db as unknown as Kysely<unknown>, kind, OLDER_VERSION);
+    await open.close();
+    const dir = scratchDir();
+    dirs.push(dir);
+    const file = await createBackup(olderDb, { dir, keep: 14, passphrase: null });
+
+    const target = await store();
+    const targetDb = parseDatabaseUrl(target.url);
+    const fresh = await StoreDatabase.open(targetDb);
+    const latest = await migrationNames(fresh);
+    await fresh.close();
+    expect(latest).toContain(OLDER_VERSION);
+    expect(latest.at(-1)).not.toBe(OLDER_VERSION);
+
+    await restoreBackup(targetDb, file, { passphrase: null, force: false });
+    const restored = await StoreDatabase.open(targetDb, { migrate: false });
+    expect(await migrationNames(restored)).toEqual(latest);
+    await restored.close();
+  });
 });
+
+/** A migration of an earlier release: its store lacks the tables added since. */
+const OLDER_VERSION = '2026-11-30-003-scheduled-jobs';
+
+async function migrationNames(store: StoreDatabase): Promise<string[]> {
+  const { rows } = await sql<{
+    name: string;
+  }>`select name from kysely_migration order by name`.execute(store.db);
+  return rows.map((row) => row.name);
+}
 
 describe('backup files', () => {
   let dir: string;
