@@ -219,7 +219,11 @@ export async function startStack(options = {}) {
   };
 
   try {
-    const products = api('products', 'products', productsPort, { STATIC_DIR: staticRoot });
+    const products = api('products', 'products', productsPort, {
+      STATIC_DIR: staticRoot,
+      // A ticket's page is rendered with its ticket, read from the checkout side.
+      CHECKOUT_URL: `http://127.0.0.1:${checkoutPort}`,
+    });
     const checkout = api('checkout', 'checkout', checkoutPort, { STATIC_DIR: 'off' });
     const nginxArgs = prepareNginx({ dir, port, host, productsPort, checkoutPort, staticRoot });
     const check = spawnSync(NGINX_BIN, [...nginxArgs, '-t', '-q'], { encoding: 'utf8' });

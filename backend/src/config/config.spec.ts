@@ -402,6 +402,14 @@ describe('configuration from the environment', () => {
       waitlistOfferHours: 0.5,
     });
     expect(parseConfig({}).staticDir).toMatch(/frontend\/dist$/);
+    // A ticket's page is rendered with its ticket: one process asks itself, the products
+    // process asks CHECKOUT_URL, and without it the browser asks after hydration.
+    expect(parseConfig({ PORT: '8080' }).checkoutUrl).toBe('http://127.0.0.1:8080');
+    expect(parseConfig({ MODULES: 'products' }).checkoutUrl).toBeNull();
+    expect(
+      parseConfig({ MODULES: 'products', CHECKOUT_URL: 'http://checkout:3000/' }).checkoutUrl,
+    ).toBe('http://checkout:3000');
+    expect(() => parseConfig({ CHECKOUT_URL: 'checkout:3000' })).toThrow(ConfigError);
     // README "WooCommerce webhooks": the webhooks' secret is optional beside the shop.
     const shop = {
       WOOCOMMERCE_URL: 'https://shop.example',

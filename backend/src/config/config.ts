@@ -156,6 +156,12 @@ export interface AppConfigShape {
   maxTicketsPerOrder: number;
   /** Built frontend served by the single-process `npm start`; null when nginx serves it. */
   staticDir: string | null;
+  /**
+   * Where the products process reaches the checkout side's tickets API (CHECKOUT_URL), so
+   * /tickets/{token} is complete in its server HTML. Default: this process with
+   * MODULES=all, otherwise null (the page then asks the API from the browser).
+   */
+  checkoutUrl: string | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /**
    * Which peers may set X-Forwarded-For (per-IP rate limits and the door's lockout depend
@@ -212,6 +218,7 @@ export class AppConfig implements AppConfigShape {
   readonly personalDataDaysAfterEvent!: number;
   readonly maxTicketsPerOrder!: number;
   readonly staticDir!: string | null;
+  readonly checkoutUrl!: string | null;
   readonly logLevel!: AppConfigShape['logLevel'];
   readonly trustProxy!: boolean | string;
   readonly organizerEmail?: string | null;
@@ -532,6 +539,7 @@ const environment = z.preprocess(
       .transform(rule(stripeConfig)),
     PUBLIC_URL: variable(httpUrl.optional()),
     STATIC_DIR: variable(staticDir),
+    CHECKOUT_URL: variable(httpUrl.optional()),
     LOG_LEVEL: variable(logLevel),
     TRUST_PROXY: variable(trustProxy),
     TICKET_SIGNING_KEY: variable(ticketSigningKey),
@@ -682,6 +690,8 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
     personalDataDaysAfterEvent: vars.PERSONAL_DATA_DAYS_AFTER_EVENT,
     maxTicketsPerOrder: vars.MAX_TICKETS_PER_ORDER,
     staticDir: vars.STATIC_DIR,
+    checkoutUrl:
+      vars.CHECKOUT_URL ?? (vars.MODULES === 'all' ? `http://127.0.0.1:${vars.PORT}` : null),
     logLevel: vars.LOG_LEVEL,
     trustProxy: vars.TRUST_PROXY,
     organizerEmail: vars.ORGANIZER_EMAIL,

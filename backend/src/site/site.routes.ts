@@ -15,6 +15,8 @@ export const PUBLIC_FILE = 'public, max-age=3600';
 
 /** /einlass's service worker (rules "Tickets and the door"), scoped to that page. */
 const DOOR_SERVICE_WORKER = 'einlass-sw.js';
+/** The ticket pages' service worker (scope /tickets/). */
+const TICKET_SERVICE_WORKER = join('tickets', 'sw.js');
 
 /** Served by the routes below, never as raw files from the build output. */
 const GENERATED = new Set(['index.html', 'robots.txt', 'sitemap.xml']);
@@ -58,7 +60,8 @@ export function siteRoutes(site: SiteService, staticDir: string, settings: SiteS
           filePath.startsWith(join(staticDir, 'assets') + sep)
             ? IMMUTABLE
             : // The door's service worker is always revalidated (nginx says the same).
-              filePath === join(staticDir, DOOR_SERVICE_WORKER)
+              filePath === join(staticDir, DOOR_SERVICE_WORKER) ||
+                filePath === join(staticDir, TICKET_SERVICE_WORKER)
               ? 'no-cache'
               : PUBLIC_FILE,
         );

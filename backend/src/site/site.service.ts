@@ -123,7 +123,11 @@ export class SiteService {
     try {
       this.renderer = await loadPageRenderer(
         entryPath,
-        siteDataSource(this.catalog, retentionPeriods(this.config.personalDataDaysAfterEvent)),
+        siteDataSource(
+          this.catalog,
+          retentionPeriods(this.config.personalDataDaysAfterEvent),
+          this.config.checkoutUrl,
+        ),
       );
       return true;
     } catch (err) {
@@ -202,6 +206,9 @@ export class SiteService {
     const headers: Record<string, string> = { ...HTML_HEADERS, vary: 'User-Agent' };
     // The catalog was unreachable (site-data-source.ts): ask clients to come back soon.
     if (result.status === 503) headers['retry-after'] = '30';
+    // rules "Tickets and the door": a ticket's page names its holder and carries the code:
+    // kept by no shared cache and no back-forward store (nginx bypasses its cache too).
+    if (path.startsWith('/tickets/')) headers['cache-control'] = 'private, no-store';
     return {
       status: result.status,
       headers,

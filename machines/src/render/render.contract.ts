@@ -8,6 +8,7 @@ import type {
   FaqEntry,
   MerchDetail,
   MerchSummary,
+  Ticket,
 } from '../schemas/wire.schemas.js';
 
 // The contract between the products process and the frontend's server entry (rules
@@ -47,7 +48,18 @@ export interface PageDataSource {
    * `GET /api/privacy` from its own chunk, which keeps the first load of / within its budget.
    */
   privacy?(signal?: AbortSignal): Promise<RetentionPeriods>;
+  /**
+   * A ticket by its token, for /tickets/{token}'s server HTML (rules "Tickets and the
+   * door": the page needs one request). Only the server renderer has it, and only where the
+   * products process knows the checkout side (CHECKOUT_URL); without it the browser asks
+   * the tickets API after hydration.
+   */
+  ticket?(token: string, signal?: AbortSignal): Promise<TicketLookup>;
 }
+
+/** What a ticket's token names: the ticket, nothing, or a ticket passed on since (410). */
+export type TicketLookup =
+  { status: 'found'; ticket: Ticket } | { status: 'not-found' } | { status: 'passed-on' };
 
 export interface RenderRequest {
   /** Path and query of the page. */

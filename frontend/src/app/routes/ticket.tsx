@@ -6,6 +6,7 @@ import { dataSource } from '@/lib/data-source';
 import type { RouteHandle } from '@/lib/page-head';
 import { ErrorState, Loading } from '@/components/ui/feedback';
 import { fetchTicket, isPassedOn } from '@/features/tickets/api';
+import { registerTicketWorker } from '@/features/tickets/offline';
 import {
   TicketNotFound,
   TicketPassedOn,
@@ -36,10 +37,20 @@ export async function loader({ params, request }: LoaderFunctionArgs): Promise<{
   if (token.length > MAX_TICKET_TOKEN || !TICKET_TOKEN.test(token)) {
     throw data('Ticket nicht gefunden', { status: 404 });
   }
-  // rules "Tickets and the door": a ticket page is personal. The server's HTML names
-  // nothing of it (and the products process never reads the ticket store): the browser
-  // asks the tickets API once the page is hydrated.
-  if (dataSource().onServer) return { ticket: { status: 'pending' } };
+  // rules "Tickets and the door": the page needs one request. The server renderer asks the
+  // checkout side for the ticket (the products process never reads the ticket store), so
+  // the HTML already carries the event, the holder and the QR code; the browser hydrates
+  // from that data. Only when the server cannot reach it does the browser ask after
+  // hydration.
+  const source = dataSource();
+  if (source.onServer) {
+    if (!source.ticket) return { ticket: { status: 'pending' } };
+    try {
+      return { ticket: await source.ticket(token, request.signal) };
+    } catch {
+      return { ticket: { status: 'pending' } };
+    }
+  }
   try {
     return {
       ticket: { status: 'found', ticket: await fetchTicket(token, request.signal) },
@@ -80,6 +91,11 @@ export function Component() {
   useEffect(() => {
     if (pending) void revalidate();
   }, [pending, revalidate]);
+  const found = ticket.status === 'found';
+  // A ticket shown once opens again without network (frontend/public/tickets/sw.js).
+  useEffect(() => {
+    if (found) void registerTicketWorker();
+  }, [found]);
   switch (ticket.status) {
     case 'found':
       return <TicketView ticket={ticket.ticket} />;
