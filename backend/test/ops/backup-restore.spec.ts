@@ -29,8 +29,9 @@ import {
   line,
   postCheckout,
   settleOutbox,
+  waitFor,
 } from '../orders/support/checkout-test-app.js';
-import { joinConfirmed } from '../waitlist/support/waitlist-test-app.js';
+import { joinConfirmed, mailsTo } from '../waitlist/support/waitlist-test-app.js';
 import { SmtpSink } from '../../../tests/support/smtp-sink.js';
 
 jest.setTimeout(120_000);
@@ -91,6 +92,22 @@ describe.each(DATABASES)('restore drill (%s)', (kind) => {
     return app;
   }
 
+  /** Buys through the test provider; returns the order's tickets. */
+  async function pay(app: NestFastifyApplication, email: string, body: unknown) {
+    const checkout = await postCheckout(app, body);
+    expect(checkout.statusCode).toBe(201);
+    const { id, url } = checkout.json() as { id: string; url: string };
+    const paid = await inject(app, {
+      method: 'POST',
+      url: `${new URL(url).pathname}/pay`,
+      ...buyerForm({ email, name: 'Karla Kundin' }),
+    });
+    expect(paid.statusCode).toBe(303);
+    return orderSummarySchema.parse(
+      (await inject(app, { method: 'GET', url: `/api/checkout/session/${id}` })).json(),
+    ).tickets;
+  }
+
   function door(app: NestFastifyApplication, method: string, url: string, payload?: unknown) {
     return inject(app, {
       method,
@@ -100,23 +117,12 @@ describe.each(DATABASES)('restore drill (%s)', (kind) => {
     });
   }
 
-  it('tickets, the check-in, the waiting list and the sent mails survive backup and restore', async () => {
+  it('tickets, the check-in, the waiting list and the outbox survive backup and restore: a due mail goes out once', async () => {
     const before = await store();
     const app = await start(before.url);
 
     // A purchase through the test provider; its ticket mail goes out.
-    const checkout = await postCheckout(app, checkoutBody([line(101, 25, 1)]));
-    expect(checkout.statusCode).toBe(201);
-    const { id, url } = checkout.json() as { id: string; url: string };
-    const paid = await inject(app, {
-      method: 'POST',
-      url: `${new URL(url).pathname}/pay`,
-      ...buyerForm({ email: 'karla@example.org', name: 'Karla Kundin' }),
-    });
-    expect(paid.statusCode).toBe(303);
-    const [ticket] = orderSummarySchema.parse(
-      (await inject(app, { method: 'GET', url: `/api/checkout/session/${id}` })).json(),
-    ).tickets;
+    const [ticket] = await pay(app, 'karla@example.org', checkoutBody([line(101, 25, 1)]));
 
     // Scanned at the door.
     const scanned = await door(app, 'POST', '/api/checkin/scans', {
@@ -139,6 +145,21 @@ describe.each(DATABASES)('restore drill (%s)', (kind) => {
     const checkedIn = (await door(app, 'GET', '/api/checkin/events/101/tickets')).json().tickets;
     expect(checkedIn[0].checkedInAt).toEqual(expect.any(String));
 
+    // A mail still due when the backup is made: the mail server refuses it for now.
+    smtp.rejectNext = 1_000;
+    await pay(app, 'spaet@example.org', checkoutBody([line(102, 12.5, 1)]));
+    await waitFor(
+      async () =>
+        (await app
+          .get(StoreDatabase)
+          .db.selectFrom('jobs')
+          .select('id')
+          .where('name', '=', 'ticket-mail')
+          .where('done_at', 'is', null)
+          .where('attempts', '>=', 1)
+          .executeTakeFirst()) !== undefined,
+    );
+
     // The backup, encrypted, while the site runs.
     const dir = scratchDir();
     dirs.push(dir);
@@ -157,6 +178,7 @@ describe.each(DATABASES)('restore drill (%s)', (kind) => {
     apps.splice(apps.indexOf(app), 1);
     await before.drop();
     const mailsSent = smtp.mails.length;
+    smtp.rejectNext = 0;
 
     // A new, empty store (the site started on it once), restored while the site is down.
     const after = await store();
@@ -185,12 +207,23 @@ describe.each(DATABASES)('restore drill (%s)', (kind) => {
       await db.selectFrom('waitlist_entries').select('email').where('email', '=', GUEST).execute(),
     ).toHaveLength(1);
 
-    // The jobs runner resumes on the restored outbox: nothing done is done again.
-    await settleOutbox(restored);
+    // The jobs runner resumes on the restored outbox: the due mail goes out once, nothing
+    // done is done again.
+    await settleOutbox(restored, 20_000);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(smtp.mails).toHaveLength(mailsSent);
+    expect(mailsTo(smtp, 'spaet@example.org')).toHaveLength(1);
+    expect(smtp.mails).toHaveLength(mailsSent + 1);
     expect(
-      await db.selectFrom('jobs').select(['id', 'name', 'done_at']).orderBy('id').execute(),
+      await db
+        .selectFrom('jobs')
+        .select(['id', 'name', 'done_at'])
+        .where(
+          'id',
+          'in',
+          jobsBefore.map((job) => job.id),
+        )
+        .orderBy('id')
+        .execute(),
     ).toEqual(jobsBefore);
 
     // A second restore over the store that now holds tickets is refused.
