@@ -19,6 +19,8 @@ const HOLDER = 'Karla Kundin';
 let site: RunningSite;
 let browser: Browser;
 let token: string;
+/** The second seat's token, passed on in the last test. */
+let second: string;
 
 beforeAll(async () => {
   site = await startTarget();
@@ -28,13 +30,14 @@ beforeAll(async () => {
   await addTierToCart(page, TIER, 2);
   await page.goto(`${site.url}/checkout`);
   await payInTestMode(page);
-  const link = page
+  const links = page
     .getByRole('region', { name: 'Deine Tickets' })
-    .getByRole('link', { name: /^Dein Ticket für/ })
-    .first();
-  await link.waitFor();
-  const href = (await link.getAttribute('href'))!;
-  token = decodeURIComponent(href.split('/').pop()!);
+    .getByRole('link', { name: /^Dein Ticket für/ });
+  await links.nth(1).waitFor();
+  const tokenOf = async (i: number) =>
+    decodeURIComponent((await links.nth(i).getAttribute('href'))!.split('/').pop()!);
+  token = await tokenOf(0);
+  second = await tokenOf(1);
   await context.close();
 }, 120_000);
 
@@ -85,6 +88,28 @@ describe('a ticket page in one request', () => {
       const home = await fetch(`${site.url}/`, { headers });
       expect(home.headers.get('x-cache-status')).toMatch(/HIT|UPDATING|STALE/);
     }
+  });
+
+  it('says so in the server HTML when the link names no ticket, or one passed on since', async () => {
+    const headers = { 'user-agent': VISITOR_USER_AGENT };
+    const unknown = await fetch(`${site.url}/tickets/eyJhbGciOiJFZERTQSJ9.e30.AAAA`, { headers });
+    expect(unknown.headers.get('cache-control')).toBe('private, no-store');
+    expect(await unknown.text()).toContain('Ticket nicht gefunden');
+
+    const transfer = await fetch(`${site.url}/api/tickets/${encodeURIComponent(second)}/transfer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: site.url },
+      body: JSON.stringify({ name: 'Paul Partner', email: 'paul@example.org' }),
+    });
+    expect(transfer.status).toBe(200);
+    const html = await (
+      await fetch(`${site.url}/tickets/${encodeURIComponent(second)}`, { headers })
+    ).text();
+    const root = html.slice(html.indexOf('<div id="root">'));
+    expect(root).toContain('Ticket weitergegeben');
+    expect(root).toContain('Dieser Link gilt nicht mehr');
+    // No code to show: the old link's QR code is void.
+    expect(root).not.toContain('data-token=');
   });
 
   it('shows its code before any script runs, and again offline after one visit', async () => {
