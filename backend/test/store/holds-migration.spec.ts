@@ -1,10 +1,9 @@
-import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
-import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { migrateTo, migrateToLatest } from '../../src/store/migrations.js';
 import { KyselyWaitlistRepository } from '../../src/waitlist/waitlist.repository.js';
 import type { StoreDb } from '../../src/store/store.database.js';
-import { createTestDatabase, DATABASES } from '../orders/support/checkout-test-app.js';
+import { DATABASES } from '../orders/support/checkout-test-app.js';
+import { type MigrationDb, useMigrationDb } from './support/migration-db.js';
 
 // docs/decisions/0010-holds.md: the migration that makes reservations and offers' places one
 // kind of row moves every row with its meaning: what counted still counts, what was released
@@ -13,33 +12,11 @@ import { createTestDatabase, DATABASES } from '../orders/support/checkout-test-a
 /**
  * The tables as they were before the migration, which the store's schema no longer names.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Db = Kysely<any>;
 
 /** The last migration before the holds. */
 const BEFORE_HOLDS = '2026-11-30-003-scheduled-jobs';
 const NOW = Date.now();
 const LATER = NOW + 3_600_000;
-
-function open(kind: 'sqlite' | 'postgres', url: string): Db {
-  return kind === 'postgres'
-    ? new Kysely({
-        dialect: new PostgresDialect({
-          pool: new pg.Pool({
-            connectionString: url,
-            types: {
-              getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-                oid === 20
-                  ? (value: string) => Number(value)
-                  : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-            },
-          }),
-        }),
-      })
-    : new Kysely({
-        dialect: new SqliteDialect({ database: new SqliteDatabase(url.slice('sqlite:'.length)) }),
-      });
-}
 
 const order = (id: string, paidAt: number | null) => ({
   id,
@@ -77,16 +54,10 @@ const entry = (id: string) => ({
 });
 
 describe.each(DATABASES)('the holds migration (%s)', (kind) => {
-  let database: { url: string; drop(): Promise<void> };
-  let db: Db;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    db = open(kind, database.url);
-  });
-  afterAll(async () => {
-    await db.destroy();
-    await database.drop();
+  const database = useMigrationDb(kind);
+  let db: MigrationDb;
+  beforeAll(() => {
+    db = database();
   });
 
   it('moves every reservation and every offer’s places into holds, each as it counted', async () => {
@@ -180,7 +151,7 @@ function h(owner: string, productKey: number, quantity: number, released: number
 }
 
 /** Places held before the migration: active reservations and active offers. */
-async function held(db: Db): Promise<number> {
+async function held(db: MigrationDb): Promise<number> {
   const reserved = await db
     .selectFrom('reservations')
     .select(sql<number>`sum(quantity)`.as('n'))

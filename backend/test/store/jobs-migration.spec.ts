@@ -1,43 +1,19 @@
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
 import { migrateTo, migrateToLatest } from '../../src/store/migrations.js';
 import { KyselyJobRepository } from '../../src/jobs/job.repository.js';
 import type { StoreDb } from '../../src/store/store.database.js';
-import { createTestDatabase, DATABASES } from '../orders/support/checkout-test-app.js';
+import { DATABASES } from '../orders/support/checkout-test-app.js';
+import { type MigrationDb, useMigrationDb } from './support/migration-db.js';
 
 // docs/decisions/0011-one-job-runner.md: the migration to the one `jobs` table moves every
 // job not yet done of the outbox and the waiting list's mails, with its attempts, schedule,
 // lease and error, in the order they were queued; done ones and the scheduled jobs' table go.
 
 /** The tables as they were before the migration, which the store's schema no longer names. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Db = Kysely<any>;
 
 /** The last migration of the three job tables (the holds' migration after it leaves them be). */
 const BEFORE_JOBS = '2026-11-30-003-scheduled-jobs';
 const NOW = Date.now();
 const LATER = NOW + 3_600_000;
-
-function open(kind: 'sqlite' | 'postgres', url: string): Db {
-  return kind === 'postgres'
-    ? new Kysely({
-        dialect: new PostgresDialect({
-          pool: new pg.Pool({
-            connectionString: url,
-            types: {
-              getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-                oid === 20
-                  ? (value: string) => Number(value)
-                  : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-            },
-          }),
-        }),
-      })
-    : new Kysely({
-        dialect: new SqliteDialect({ database: new SqliteDatabase(url.slice('sqlite:'.length)) }),
-      });
-}
 
 const order = (id: string) => ({
   id,
@@ -60,16 +36,10 @@ const order = (id: string) => ({
 const job = { lease_owner: null, lease_until: null, done_at: null, last_error: null };
 
 describe.each(DATABASES)('the jobs migration (%s)', (kind) => {
-  let database: { url: string; drop(): Promise<void> };
-  let db: Db;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    db = open(kind, database.url);
-  });
-  afterAll(async () => {
-    await db.destroy();
-    await database.drop();
+  const database = useMigrationDb(kind);
+  let db: MigrationDb;
+  beforeAll(() => {
+    db = database();
   });
 
   it('moves every job not yet done into `jobs`, as it was, and drops the old tables', async () => {

@@ -1,39 +1,21 @@
-import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
-import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { migrateTo, migrateToLatest } from '../../src/store/migrations.js';
-import { createTestDatabase, DATABASES } from '../orders/support/checkout-test-app.js';
+import { DATABASES } from '../orders/support/checkout-test-app.js';
+import { type MigrationDb, outcome, useMigrationDb } from './support/migration-db.js';
 
 // rules "Tickets and the door": tickets issued before short codes existed get theirs from
 // the migration that adds them, random and unique within their event, and the store keeps
 // them unique from then on.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Db = Kysely<any>;
-
 /** A migration before the short codes, long shipped (later ones run on the way up). */
 const BEFORE_CODES = '2026-12-02-001-handoff-failures-and-refunds';
 const NOW = Date.now();
 
-function open(kind: 'sqlite' | 'postgres', url: string): Db {
-  return kind === 'postgres'
-    ? new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }) })
-    : new Kysely({
-        dialect: new SqliteDialect({ database: new SqliteDatabase(url.slice('sqlite:'.length)) }),
-      });
-}
-
 describe.each(DATABASES)('the short codes migration (%s)', (kind) => {
-  let database: { url: string; drop(): Promise<void> };
-  let db: Db;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    db = open(kind, database.url);
-  });
-  afterAll(async () => {
-    await db.destroy();
-    await database.drop();
+  const database = useMigrationDb(kind);
+  let db: MigrationDb;
+  beforeAll(() => {
+    db = database();
   });
 
   it('gives every ticket issued before a code, unique within its event, and indexes them', async () => {
@@ -93,17 +75,9 @@ describe.each(DATABASES)('the short codes migration (%s)', (kind) => {
       expect.stringMatching(/create unique index .*tickets.*\(.*event_id.*code.*\)/),
     ]);
     const [first, second] = rows.filter((r) => Number(r.event_id) === 101);
-    // The native driver's errors come from another realm than the test's `Error` (jest), so
-    // the refusal is read by its message, never `instanceof`.
-    const taken = await db
-      .updateTable('tickets')
-      .set({ code: first!.code })
-      .where('id', '=', second!.id)
-      .executeTakeFirst()
-      .then(
-        (result) => `updated ${String(result.numUpdatedRows)} row(s)`,
-        (err: unknown) => String((err as { message?: unknown }).message ?? err),
-      );
+    const taken = await outcome(
+      db.updateTable('tickets').set({ code: first!.code }).where('id', '=', second!.id).execute(),
+    );
     expect(taken).toMatch(/unique/i);
   });
 });
