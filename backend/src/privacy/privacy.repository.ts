@@ -221,24 +221,15 @@ export class KyselyPrivacyRepository extends PrivacyRepository {
       .limit(ORDER_BATCH)
       .execute();
     if (candidates.length === 0) return undefined;
-    const ids = candidates.map((o) => o.id);
-    const dated = await db
-      .selectFrom('tickets')
-      .select(['order_id', 'starts_at'])
-      .where('order_id', 'in', ids)
-      .where('starts_at', 'is not', null)
-      .execute();
-    // Tickets keep the event's start as the catalog gave it (ISO 8601 with its offset).
-    const lastEvent = new Map<string, number>();
-    for (const t of dated) {
-      const startsAt = Date.parse(t.starts_at ?? '');
-      if (Number.isNaN(startsAt)) continue;
-      lastEvent.set(t.order_id, Math.max(lastEvent.get(t.order_id) ?? startsAt, startsAt));
-    }
-    const due = candidates
-      .filter((o) => (lastEvent.get(o.id) ?? o.paid_at ?? o.created_at) < before)
-      .map((o) => o.id);
-    return { last: ids[ids.length - 1]!, counts: await anonymiseOrders(db, due) };
+    const due = await dueAfterLastEvent(
+      db,
+      candidates.map((o) => ({ id: o.id, undated: Number(o.paid_at ?? o.created_at) })),
+      before,
+    );
+    return {
+      last: candidates[candidates.length - 1]!.id,
+      counts: await anonymiseOrders(db, due),
+    };
   }
 }
 
@@ -274,23 +265,41 @@ async function shopOrdersDue(
     .limit(ORDER_BATCH)
     .execute();
   if (candidates.length === 0) return undefined;
-  const ids = candidates.map((o) => o.id);
+  const due = await dueAfterLastEvent(
+    db,
+    candidates.map((o) => ({ id: o.id, undated: Number(o.created_at) })),
+    before,
+  );
+  return { last: candidates[candidates.length - 1]!.id, due };
+}
+
+/**
+ * Of these orders (the site's or the shop's), those whose last event started before
+ * `before`; an order without a dated event counts from its `undated` time instead.
+ */
+async function dueAfterLastEvent(
+  db: StoreDb,
+  orders: readonly { id: string; undated: number }[],
+  before: number,
+): Promise<string[]> {
   const dated = await db
     .selectFrom('tickets')
     .select(['order_id', 'starts_at'])
-    .where('order_id', 'in', ids)
+    .where(
+      'order_id',
+      'in',
+      orders.map((o) => o.id),
+    )
     .where('starts_at', 'is not', null)
     .execute();
+  // Tickets keep the event's start as the catalog gave it (ISO 8601 with its offset).
   const lastEvent = new Map<string, number>();
   for (const t of dated) {
     const startsAt = Date.parse(t.starts_at ?? '');
     if (Number.isNaN(startsAt)) continue;
     lastEvent.set(t.order_id, Math.max(lastEvent.get(t.order_id) ?? startsAt, startsAt));
   }
-  const due = candidates
-    .filter((o) => (lastEvent.get(o.id) ?? Number(o.created_at)) < before)
-    .map((o) => o.id);
-  return { last: ids[ids.length - 1]!, due };
+  return orders.filter((o) => (lastEvent.get(o.id) ?? o.undated) < before).map((o) => o.id);
 }
 
 /** A shop order's billing address and name, its tickets' holders and its jobs' errors. */
