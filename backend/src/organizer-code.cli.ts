@@ -1,8 +1,7 @@
 import { newDoorCode } from './door/door-code.js';
-import { ConfigError, parseDatabaseUrl, parseOrganizerCode } from './config/config.js';
+import { ConfigError, parseOrganizerCode } from './config/config.js';
 import { embeddedOrganizerCode } from './organizer/organizer-code.js';
-import { KyselySettingsRepository } from './store/settings.repository.js';
-import { StoreDatabase } from './store/store.database.js';
+import { envVariable, withStoreSettings } from './cli-support.js';
 
 // `npm run organizer-code` (in a container: `node backend/dist/organizer-code.cli.js`): the
 // organizer code for /veranstalter from the configured store, on a site without WooCommerce
@@ -10,11 +9,6 @@ import { StoreDatabase } from './store/store.database.js';
 // ops learn a generated code. `-- --new` prints a fresh code of the same strength for
 // ORGANIZER_CODE and touches nothing. Only DATABASE_URL, ORGANIZER_CODE and WOOCOMMERCE_URL
 // are read: the rest of the site's configuration need not be at hand.
-
-function variable(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === '' ? undefined : value;
-}
 
 export async function organizerCodeCli(
   argv: readonly string[],
@@ -25,25 +19,19 @@ export async function organizerCodeCli(
     print(newDoorCode());
     return;
   }
-  if (variable(env, 'WOOCOMMERCE_URL') !== undefined) {
+  if (envVariable(env, 'WOOCOMMERCE_URL') !== undefined) {
     print(
       'WOOCOMMERCE_URL is set: the organizer signs in with a WordPress account (shop manager or administrator) and an application password; there is no code.',
     );
     return;
   }
-  if (parseOrganizerCode(variable(env, 'ORGANIZER_CODE')) !== null) {
+  if (parseOrganizerCode(envVariable(env, 'ORGANIZER_CODE')) !== null) {
     print('ORGANIZER_CODE is set: /veranstalter uses that code (it is never printed).');
     return;
   }
-  const store = await StoreDatabase.open(parseDatabaseUrl(variable(env, 'DATABASE_URL')));
-  try {
-    // The same insert-if-absent as the site's start: a code made here is the site's code.
-    print(
-      `Veranstaltercode für /veranstalter: ${await embeddedOrganizerCode(new KyselySettingsRepository(store.db))}`,
-    );
-  } finally {
-    await store.close();
-  }
+  // The same insert-if-absent as the site's start: a code made here is the site's code.
+  const code = await withStoreSettings(env, (settings) => embeddedOrganizerCode(settings));
+  print(`Veranstaltercode für /veranstalter: ${code}`);
 }
 
 if (process.argv[1]?.endsWith('organizer-code.cli.js')) {
