@@ -194,6 +194,14 @@ export async function startStack(options = {}) {
     }
   };
 
+  // Two processes on one machine need two metrics ports: products METRICS_PORT, checkout
+  // the next one (README "Metriken").
+  const metricsBase = env.METRICS_PORT?.trim() || '9464';
+  const metricsPort = (offset) =>
+    metricsBase === 'off' || metricsBase === '0' || !/^\d+$/.test(metricsBase)
+      ? metricsBase
+      : String(Number(metricsBase) + offset);
+
   const api = (name, modules, apiPort, extra) => {
     const child = spawn(process.execPath, [main], {
       cwd: ROOT,
@@ -223,8 +231,12 @@ export async function startStack(options = {}) {
       STATIC_DIR: staticRoot,
       // A ticket's page is rendered with its ticket, read from the checkout side.
       CHECKOUT_URL: `http://127.0.0.1:${checkoutPort}`,
+      METRICS_PORT: metricsPort(0),
     });
-    const checkout = api('checkout', 'checkout', checkoutPort, { STATIC_DIR: 'off' });
+    const checkout = api('checkout', 'checkout', checkoutPort, {
+      STATIC_DIR: 'off',
+      METRICS_PORT: metricsPort(1),
+    });
     const nginxArgs = prepareNginx({ dir, port, host, productsPort, checkoutPort, staticRoot });
     const check = spawnSync(NGINX_BIN, [...nginxArgs, '-t', '-q'], { encoding: 'utf8' });
     if (check.status !== 0) throw new Error(`nginx configuration invalid:\n${check.stderr}`);

@@ -16,6 +16,9 @@ import { isApiPath, pageFallback } from './common/page-fallback.js';
 import { registerRateLimit } from './common/rate-limit.js';
 import { securityHeaders } from './common/security-headers.js';
 import type { AppConfig } from './config/config.js';
+import { dueJobs } from './jobs/job.repository.js';
+import { AppMetrics, registerHttpMetrics } from './ops/metrics.js';
+import { StoreDatabase } from './store/store.database.js';
 
 /** Largest accepted request body; checkout and contact bodies are a few KB. */
 export const BODY_LIMIT_BYTES = 100 * 1024;
@@ -130,6 +133,9 @@ export async function configureApp(
     reply.headers(securityHeaders(request.url, request.protocol === 'https'));
     done();
   });
+  // Requests by route template and the jobs queue; served apart by serveMetrics (main.ts).
+  const store = app.get(StoreDatabase, { strict: false });
+  registerHttpMetrics(app, fastify, new AppMetrics((now) => dueJobs(store.db, now)));
   const accessLog =
     (options.accessLog ?? true) && config.logLevel !== 'warn' && config.logLevel !== 'error';
   if (accessLog) {

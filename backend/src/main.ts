@@ -4,6 +4,7 @@ import { createApp } from './app.factory.js';
 import { DoorCode } from './door/door-code.js';
 import { OrganizerCode } from './organizer/organizer-code.js';
 import { AppConfig, ConfigError } from './config/config.js';
+import { appMetrics, metricsPort, serveMetrics } from './ops/metrics.js';
 
 // Entry point only: tests import createApp from app.factory.ts, which never listens.
 
@@ -27,6 +28,21 @@ export async function bootstrap(): Promise<void> {
     catalog: config.woocommerce ? 'woocommerce' : 'demo',
     payments: config.paymentProvider,
   });
+  // Prometheus metrics on their own port, never through nginx (README "Metriken"). A port
+  // taken by another process costs the metrics, not the shop: logged as an error.
+  if (config.metrics) {
+    try {
+      const server = await serveMetrics(appMetrics(app), config.metrics);
+      app.getHttpServer().once('close', () => server.close());
+      new Logger('Bootstrap').log({
+        msg: `metrics on http://${config.metrics.host}:${metricsPort(server)}/metrics`,
+      });
+    } catch (err) {
+      new Logger('Bootstrap').error({
+        msg: `metrics not served on ${config.metrics.host}:${config.metrics.port} (METRICS_PORT): ${err instanceof Error ? err.message : String(err)}`,
+      });
+    }
+  }
   // A test site must never pass for the live shop: said at start-up (a warning, so it shows
   // at every LOG_LEVEL but error) and on every page.
   if (config.paymentProvider === 'test') {

@@ -30,6 +30,7 @@ import {
   text,
   ticketSigningKey,
   trustProxy,
+  metricsPort,
   variable,
   ticketTransferUntilHours,
   reminderHoursBefore,
@@ -104,6 +105,12 @@ export interface GoogleWalletConfig {
 export interface WalletConfig {
   apple: AppleWalletConfig | null;
   google: GoogleWalletConfig | null;
+}
+
+/** Where a process serves its Prometheus metrics (METRICS_PORT, METRICS_HOST). */
+export interface MetricsEndpoint {
+  port: number;
+  host: string;
 }
 
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -186,6 +193,11 @@ export interface AppConfigShape {
   reminderHoursBefore?: number;
   /** Apple and Google Wallet (rules "Wallet passes"); absent or null: not offered. */
   wallet?: WalletConfig;
+  /**
+   * Prometheus metrics on a port of their own (METRICS_PORT, default 9464; METRICS_HOST,
+   * default 127.0.0.1); absent or null ("0" or "off"): not served.
+   */
+  metrics?: MetricsEndpoint | null;
 }
 
 /** Names the variable and what is wrong with it, so ops can fix it without reading code. */
@@ -226,6 +238,7 @@ export class AppConfig implements AppConfigShape {
   readonly ticketTransferUntilHours?: number;
   readonly reminderHoursBefore?: number;
   readonly wallet?: WalletConfig;
+  readonly metrics?: MetricsEndpoint | null;
 
   constructor(shape: AppConfigShape) {
     Object.assign(this, shape);
@@ -542,6 +555,8 @@ const environment = z.preprocess(
     CHECKOUT_URL: variable(httpUrl.optional()),
     LOG_LEVEL: variable(logLevel),
     TRUST_PROXY: variable(trustProxy),
+    METRICS_PORT: variable(metricsPort),
+    METRICS_HOST: variable(z.string().default('127.0.0.1')),
     TICKET_SIGNING_KEY: variable(ticketSigningKey),
     DATABASE_URL: variable(databaseUrl),
     paymentProvider: z
@@ -697,5 +712,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
     organizerEmail: vars.ORGANIZER_EMAIL,
     organizerCode: vars.ORGANIZER_CODE,
     wallet: { apple: vars.appleWallet, google: vars.googleWallet },
+    metrics:
+      vars.METRICS_PORT === null ? null : { port: vars.METRICS_PORT, host: vars.METRICS_HOST },
   };
 }

@@ -75,6 +75,19 @@ export const trustProxy = z
   .default('false')
   .transform((raw) => (raw === 'true' ? true : raw === 'false' ? false : raw));
 
+/**
+ * METRICS_PORT: the port of the process's Prometheus metrics, default 9464; "0" or "off":
+ * none (null). `npm run stack` gives checkout the next port (README "Metriken").
+ */
+export const metricsPort = z
+  .string()
+  .refine((raw) => raw === 'off' || isWholeNumber(raw, 0, 65535), {
+    error: (issue) =>
+      `must be a port from 1 to 65535, or 0 or off for none (got "${String(issue.input)}")`,
+  })
+  .transform((raw) => (raw === 'off' || raw === '0' ? null : Number(raw)))
+  .default(9464);
+
 /** `postgres://…`, or `sqlite:<file>` (`sqlite::memory:` for tests). */
 export const databaseUrl = z
   .string()

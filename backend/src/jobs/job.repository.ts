@@ -187,3 +187,31 @@ function leaseFree(eb: ExpressionBuilder<StoreSchema, 'jobs'>, owner: string, no
     eb('lease_owner', '=', owner),
   ]);
 }
+
+/** Due, unfinished jobs of one name (the metrics' queue depth and oldest age). */
+export interface DueJobs {
+  name: string;
+  depth: number;
+  /** The earliest `next_attempt_at` among them, epoch ms. */
+  oldestDueAt: number;
+}
+
+/** One grouped query on `jobs_due_idx` (done_at, next_attempt_at), read at each scrape. */
+export async function dueJobs(db: StoreDb, now: number): Promise<DueJobs[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select((eb) => [
+      'name',
+      eb.fn.countAll().as('depth'),
+      eb.fn.min('next_attempt_at').as('oldest'),
+    ])
+    .where('done_at', 'is', null)
+    .where('next_attempt_at', '<=', now)
+    .groupBy('name')
+    .execute();
+  return rows.map((row) => ({
+    name: row.name,
+    depth: Number(row.depth),
+    oldestDueAt: Number(row.oldest),
+  }));
+}
