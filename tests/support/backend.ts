@@ -47,6 +47,9 @@ export async function startBackend(
       // The suites stand in for nginx on loopback: clientHeaders() names a client per request,
       // below every per-address limit. A test of the default (no proxy) sets TRUST_PROXY: ''.
       TRUST_PROXY: '127.0.0.1',
+      // The suites run many backends at once; each would want METRICS_PORT's 9464, so
+      // none serves metrics unless a test asks.
+      METRICS_PORT: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
