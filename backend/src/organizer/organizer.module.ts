@@ -14,6 +14,7 @@ import { OrganizerDashboard } from './organizer-dashboard.js';
 import { OrganizerGuestsController } from './organizer-guests.controller.js';
 import { OrganizerGuests } from './organizer-guests.js';
 import { OrganizerExtrasController } from './organizer-extras.controller.js';
+import { OrganizerHandoffsController } from './organizer-handoffs.controller.js';
 import { OrganizerHoldersController } from './organizer-holders.controller.js';
 import { OrganizerLive } from './organizer-live.js';
 import { OrganizerMails } from './organizer-mail.js';
@@ -50,6 +51,7 @@ import { WordPressAccounts } from './wordpress-accounts.js';
     OrganizerExtrasController,
     OrganizerGuestsController,
     OrganizerHoldersController,
+    OrganizerHandoffsController,
   ],
   providers: [
     OrganizerOptions,

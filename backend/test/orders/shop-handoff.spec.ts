@@ -11,9 +11,11 @@ import {
   createTestApp,
   createTestDatabase,
   DATABASES,
+  freshIp,
   inject,
   line,
   postCheckout,
+  PUBLIC_URL,
   resetStore,
   waitFor,
 } from './support/checkout-test-app.js';
@@ -26,6 +28,7 @@ jest.setTimeout(120_000);
 // provider becomes the shop's refund, with restock when it is all of it.
 
 const ORGANIZER = 'orga@afterwork.example';
+const ORGANIZER_CODE = 'Elbe-Orga-2026-Hafen';
 /** The recorded shop's simple event: 29 €, 3 places. */
 const EVENT = 15;
 
@@ -49,7 +52,7 @@ describe.each(DATABASES)('the shop both ways: hand-off refused, refunds (%s)', (
     app = await createTestApp({
       databaseUrl: db.url,
       catalog,
-      env: { ORGANIZER_EMAIL: ORGANIZER },
+      env: { ORGANIZER_EMAIL: ORGANIZER, ORGANIZER_CODE },
     });
     await resetStore(app);
   });
@@ -176,6 +179,63 @@ describe.each(DATABASES)('the shop both ways: hand-off refused, refunds (%s)', (
     // Nothing left to retry.
     expect(await cli(orderId)).toBe(1);
     expect((await app.get(OrderService).retryHandOff(orderId))?.retried).toBe(false);
+  });
+
+  it('rules "Hand-off refused": the organizer\'s dashboard lists it with WooCommerce\'s message and hands it off again with one action', async () => {
+    const fest5 = shop.coupons.find((c) => c.code === 'fest5') as WooCoupon;
+    const { orderId } = await pay(1, { code: 'FEST5', discountType: 'fixed_cart', discount: 5 });
+    fest5.usage_limit = 1;
+    fest5.usage_count = 1;
+    await waitFor(async () => (await orderRow(orderId)).handoff_error !== null, 10_000);
+
+    const organizer = (method: 'GET' | 'POST', url: string, cookie?: string) =>
+      inject(app, {
+        method,
+        url,
+        headers: { origin: PUBLIC_URL, ...(cookie ? { cookie } : {}) },
+      });
+    // Only behind the sign-in.
+    expect((await organizer('GET', '/api/organizer/handoffs')).statusCode).toBe(401);
+    const signIn = await inject(app, {
+      method: 'POST',
+      url: '/api/organizer/session',
+      headers: { origin: PUBLIC_URL, 'x-forwarded-for': freshIp() },
+      payload: { code: ORGANIZER_CODE },
+    });
+    expect(signIn.statusCode).toBe(204);
+    const cookie = signIn.headers['set-cookie']!.split(';')[0]!;
+
+    const listed = await organizer('GET', '/api/organizer/handoffs', cookie);
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).toEqual({
+      orders: [
+        {
+          orderId,
+          reason: 'Usage limit for coupon "fest5" has been reached.',
+          at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        },
+      ],
+    });
+    // Unknown or malformed orders: a German 404, nothing retried.
+    for (const id of ['ord_gibtesnicht', 'x'.repeat(81), '%20']) {
+      const res = await organizer('POST', `/api/organizer/handoffs/${id}/retry`, cookie);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toMatch(/keine fehlgeschlagene Übergabe/);
+    }
+
+    // The cause fixed in the shop, one action hands it off.
+    fest5.usage_limit = null;
+    const retried = await organizer('POST', `/api/organizer/handoffs/${orderId}/retry`, cookie);
+    expect(retried.statusCode).toBe(202);
+    await waitFor(async () => (await orderRow(orderId)).status === 'handedOff', 10_000);
+    expect(shopOrder(orderId)?.status).toBe('processing');
+    expect((await organizer('GET', '/api/organizer/handoffs', cookie)).json()).toEqual({
+      orders: [],
+    });
+    // Nothing left to retry.
+    expect(
+      (await organizer('POST', `/api/organizer/handoffs/${orderId}/retry`, cookie)).statusCode,
+    ).toBe(404);
   });
 
   it('rules "Hand-off refused": a 5xx keeps retrying with backoff', async () => {

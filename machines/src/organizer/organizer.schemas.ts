@@ -198,3 +198,18 @@ export const attendeeCancelAnswerSchema = z.object({
   revoked: z.array(z.string()),
 });
 export type AttendeeCancelAnswer = z.infer<typeof attendeeCancelAnswerSchema>;
+
+/**
+ * rules "Hand-off refused": the paid orders WooCommerce refused, on /veranstalter with its
+ * message and when, newest first; `orderId` is what "Erneut übergeben" sends back.
+ */
+export const organizerHandoffsSchema = z.object({
+  orders: z.array(
+    z.object({
+      orderId: z.string(),
+      reason: z.string(),
+      at: z.string(),
+    }),
+  ),
+});
+export type OrganizerHandoffs = z.infer<typeof organizerHandoffsSchema>;
