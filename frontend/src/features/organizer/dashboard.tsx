@@ -8,6 +8,7 @@ import { fetchOrganizerEvents } from './api';
 import { DoorCodePanel } from './door-code-panel';
 import { EventCard } from './event-card';
 import { GuestList } from './guest-list';
+import { HandoffsPanel } from './handoffs-panel';
 import styles from './organizer.module.css';
 
 /**
@@ -89,6 +90,7 @@ export function Dashboard({ name, signingOut, onSignOut, onSessionDoubt }: Dashb
         </div>
       </div>
 
+      <HandoffsPanel />
       <DoorCodePanel />
 
       {guestsOf !== null ? (

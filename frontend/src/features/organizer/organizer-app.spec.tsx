@@ -82,6 +82,7 @@ describe('/veranstalter (rules "The organizer")', () => {
         signedIn = true;
         return { status: 204, body: null };
       },
+      'GET /api/organizer/handoffs': { body: { orders: [] } },
       'GET /api/organizer/door-code': { body: { code: 'AAAA-BBBB-CCCC-2222', renewable: true } },
       'GET /api/organizer/events/42/mails': { body: { mails: [] } },
       'GET /api/organizer/events/18/mails': { body: { mails: [] } },
@@ -173,5 +174,55 @@ describe('/veranstalter (rules "The organizer")', () => {
     expect(screen.getByRole('button', { name: 'Erneut versuchen' })).toBeVisible();
     expect(screen.getByText('Hanna Hafen')).toBeVisible();
     await waitFor(() => expect(screen.queryByRole('status')).toBeNull());
+  });
+
+  it('rules "Hand-off refused": lists the orders WooCommerce refused with its message; "Erneut übergeben" asks for one again', async () => {
+    const { calls } = mockFetch({
+      'GET /api/organizer/session': { body: { signedIn: true, method: 'code', name: null } },
+      'GET /api/organizer/handoffs': {
+        body: {
+          orders: [
+            {
+              orderId: 'ord_k7',
+              reason: 'Usage limit for coupon "fest5" has been reached.',
+              at: '2026-11-25T18:05:00.000Z',
+            },
+          ],
+        },
+      },
+      'POST /api/organizer/handoffs/ord_k7/retry': { status: 202, body: { retried: true } },
+      'GET /api/organizer/door-code': { body: { code: 'AAAA-BBBB-CCCC-2222', renewable: true } },
+      'GET /api/organizer/events': { body: { events: [] } },
+    });
+    renderApp();
+    const user = userEvent.setup();
+    const panel = await screen.findByRole('region', {
+      name: 'Übergabe an den Shop fehlgeschlagen',
+    });
+    expect(
+      within(panel).getByText('Usage limit for coupon "fest5" has been reached.'),
+    ).toBeVisible();
+    expect(within(panel).getByText(/Bestellung ord_k7/)).toBeVisible();
+    await user.click(
+      within(panel).getByRole('button', { name: 'Bestellung ord_k7 erneut übergeben' }),
+    );
+    expect(await within(panel).findByText(/Wird erneut übergeben/)).toBeVisible();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual([
+      '/api/organizer/handoffs/ord_k7/retry',
+    ]);
+  });
+
+  it('shows no hand-off panel while WooCommerce refused nothing', async () => {
+    mockFetch({
+      'GET /api/organizer/session': { body: { signedIn: true, method: 'code', name: null } },
+      'GET /api/organizer/handoffs': { body: { orders: [] } },
+      'GET /api/organizer/door-code': { body: { code: 'AAAA-BBBB-CCCC-2222', renewable: true } },
+      'GET /api/organizer/events': { body: { events: [] } },
+    });
+    renderApp();
+    await screen.findByRole('region', { name: 'Türcode für /einlass' });
+    expect(
+      screen.queryByRole('region', { name: 'Übergabe an den Shop fehlgeschlagen' }),
+    ).toBeNull();
   });
 });
