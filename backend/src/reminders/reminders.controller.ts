@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { escapeHtml as esc } from '@awhh/machines';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RateLimit } from '../common/rate-limit.js';
 import { AppConfig } from '../config/config.js';
 import { MAIL_COLORS } from '../mail/mail-layout.js';
 import { SITE_NAME } from '../site/html-head.js';
@@ -56,6 +57,8 @@ export class RemindersController {
 
   @Post('unsubscribe/:token')
   @HttpCode(200)
+  // Tokens are random, but a guessing client is stopped all the same.
+  @RateLimit({ name: 'reminders-unsubscribe', limit: 30, windowMs: 10 * 60_000 })
   async unsubscribe(
     @Param('token') token: string,
     @Req() request: FastifyRequest,

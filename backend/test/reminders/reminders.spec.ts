@@ -211,6 +211,17 @@ describe.each(DATABASES)('reminders and thank-yous (%s)', (kind) => {
       url: '/api/reminders/unsubscribe/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
     });
     expect(unknown.statusCode).toBe(404);
+    // Guessing tokens from one address is stopped.
+    const guesses: number[] = [];
+    for (let i = 0; i < 31; i += 1) {
+      const guess = await inject(second, {
+        method: 'POST',
+        url: `/api/reminders/unsubscribe/${String(i).padStart(32, 'g')}`,
+        headers: { 'x-forwarded-for': '203.0.113.77' },
+      });
+      guesses.push(guess.statusCode);
+    }
+    expect(guesses.at(-1)).toBe(429);
 
     // The morning after: only Bernd, once, with the next evening's link.
     await second.get(JobRunner).runDue(thanksAt.from - 10 * MIN);
