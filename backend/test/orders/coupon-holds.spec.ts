@@ -13,7 +13,6 @@ import {
   type WooCoupon,
   type WooOrder,
 } from '../../../tests/support/woocommerce-fixtures.js';
-import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
 import {
   buyerForm,
@@ -29,6 +28,7 @@ import {
   STRIPE_KEY,
   waitFor,
 } from './support/checkout-test-app.js';
+import { shopCatalog } from './support/shop-catalog.js';
 
 jest.setTimeout(120_000);
 
@@ -73,10 +73,7 @@ describe.each(DATABASES)('rules "Coupons": coupon uses are held (%s)', (kind) =>
     // The same coupon without the overall limit: one use per buyer only.
     const perBuyer = { ...once, id: 9101, code: 'jeeinmal', usage_limit: null };
     shop = await FakeWooCommerce.start({ ...data, coupons: [...data.coupons, once, perBuyer] });
-    const catalog = new WooCommerceCatalogAdapter(
-      { url: shop.url, key: shop.key, secret: shop.secret },
-      { retries: 0, timeoutMs: 5_000 },
-    );
+    const catalog = shopCatalog(shop);
     // Both sides in one process: the cart's check (products) and the checkout.
     app = await createTestApp({ databaseUrl: db.url, catalog, options, env: { MODULES: 'all' } });
     await resetStore(app);
@@ -244,10 +241,7 @@ describe('rules "Coupons": the payment page takes the address the coupon was che
       ...data,
       coupons: [...data.coupons, recordedCoupon('NURKARLA')],
     });
-    const catalog = new WooCommerceCatalogAdapter(
-      { url: shop.url, key: shop.key, secret: shop.secret },
-      { retries: 0, timeoutMs: 5_000 },
-    );
+    const catalog = shopCatalog(shop);
     app = await createTestApp({ databaseUrl: db.url, catalog, stripeApiBase });
     await resetStore(app);
   }

@@ -1,7 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
 import { recordedShop, wooCoupon } from '../../../tests/support/woocommerce-fixtures.js';
-import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
 import {
   buyerForm,
@@ -14,6 +13,7 @@ import {
   resetStore,
   waitFor,
 } from './support/checkout-test-app.js';
+import { shopCatalog } from './support/shop-catalog.js';
 
 jest.setTimeout(120_000);
 
@@ -57,10 +57,7 @@ describe.each(DATABASES)('partial refunds (%s)', (kind) => {
   beforeEach(async () => {
     shop = await FakeWooCommerce.start(recordedShop());
     shop.coupons.push(wooCoupon('ZEHN', { amount: '10.00', discount_type: 'percent' }));
-    const catalog = new WooCommerceCatalogAdapter(
-      { url: shop.url, key: shop.key, secret: shop.secret },
-      { retries: 0, timeoutMs: 5_000 },
-    );
+    const catalog = shopCatalog(shop);
     app = await createTestApp({ databaseUrl: db.url, catalog });
     await resetStore(app);
   });

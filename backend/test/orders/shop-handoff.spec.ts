@@ -1,7 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
 import { recordedShop, type WooCoupon } from '../../../tests/support/woocommerce-fixtures.js';
-import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
 import { handoffRetryCli } from '../../src/handoff-retry.cli.js';
 import { OrderService } from '../../src/orders/order.service.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
@@ -19,6 +18,7 @@ import {
   resetStore,
   waitFor,
 } from './support/checkout-test-app.js';
+import { shopCatalog } from './support/shop-catalog.js';
 
 jest.setTimeout(120_000);
 
@@ -45,10 +45,7 @@ describe.each(DATABASES)('the shop both ways: hand-off refused, refunds (%s)', (
   });
   beforeEach(async () => {
     shop = await FakeWooCommerce.start(recordedShop());
-    const catalog = new WooCommerceCatalogAdapter(
-      { url: shop.url, key: shop.key, secret: shop.secret },
-      { retries: 0, timeoutMs: 5_000 },
-    );
+    const catalog = shopCatalog(shop);
     app = await createTestApp({
       databaseUrl: db.url,
       catalog,

@@ -6,7 +6,6 @@ import {
   type WooCoupon,
   type WooOrder,
 } from '../../../tests/support/woocommerce-fixtures.js';
-import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
 import {
   buyerForm,
@@ -19,6 +18,7 @@ import {
   resetStore,
   waitFor,
 } from './support/checkout-test-app.js';
+import { shopCatalog } from './support/shop-catalog.js';
 
 jest.setTimeout(120_000);
 
@@ -72,10 +72,7 @@ describe.each(DATABASES)('the shop stores the total that was charged (%s)', (kin
       wooCoupon('RIESIG', { amount: '500.00', discount_type: 'fixed_cart' }),
       wooCoupon('ALLEIN', { amount: '5.00', discount_type: 'percent', individual_use: true }),
     );
-    const catalog = new WooCommerceCatalogAdapter(
-      { url: shop.url, key: shop.key, secret: shop.secret },
-      { retries: 0, timeoutMs: 5_000 },
-    );
+    const catalog = shopCatalog(shop);
     app = await createTestApp({ databaseUrl: db.url, catalog });
     await resetStore(app);
   });

@@ -11,7 +11,6 @@ import {
 import { FakeStripe } from '../../../tests/support/fake-stripe.js';
 import { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
 import { recordedShop, WP_APP_PASSWORDS } from '../../../tests/support/woocommerce-fixtures.js';
-import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
 import { csvCell } from '../../src/organizer/organizer-guests.js';
 import { RESEND_LIMIT_MESSAGE } from '../../src/organizer/organizer-guests.controller.js';
 import { FOREIGN_ORIGIN_MESSAGE } from '../../src/organizer/organizer.guard.js';
@@ -36,6 +35,7 @@ import {
   STRIPE_KEY,
   waitFor,
 } from '../orders/support/checkout-test-app.js';
+import { shopCatalog } from '../orders/support/shop-catalog.js';
 
 jest.setTimeout(120_000);
 
@@ -66,10 +66,7 @@ describe.each(DATABASES)("the organizer's guest list (%s)", (kind) => {
   });
   beforeEach(async () => {
     shop = await FakeWooCommerce.start(recordedShop());
-    const catalog = new WooCommerceCatalogAdapter(
-      { url: shop.url, key: shop.key, secret: shop.secret },
-      { retries: 0, timeoutMs: 5_000 },
-    );
+    const catalog = shopCatalog(shop);
     app = await createTestApp({
       databaseUrl: db.url,
       catalog,

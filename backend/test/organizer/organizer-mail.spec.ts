@@ -7,7 +7,6 @@ import {
 import { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
 import { SmtpSink } from '../../../tests/support/smtp-sink.js';
 import { recordedShop, WP_APP_PASSWORDS } from '../../../tests/support/woocommerce-fixtures.js';
-import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
 import { parseDatabaseUrl } from '../../src/config/config.js';
 import { ORGANIZER_MAIL_JOB } from '../../src/organizer/organizer-mail.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
@@ -28,6 +27,7 @@ import {
   settleOutbox,
   waitFor,
 } from '../orders/support/checkout-test-app.js';
+import { shopCatalog } from '../orders/support/shop-catalog.js';
 
 jest.setTimeout(120_000);
 
@@ -318,10 +318,7 @@ describe('"an mich testen" with a WordPress account', () => {
     shop = await FakeWooCommerce.start(recordedShop());
     app = await createTestApp({
       databaseUrl: db.url,
-      catalog: new WooCommerceCatalogAdapter(
-        { url: shop.url, key: shop.key, secret: shop.secret },
-        { retries: 0, timeoutMs: 5_000 },
-      ),
+      catalog: shopCatalog(shop),
       env: { ...shop.env, ORGANIZER_EMAIL },
     });
   });

@@ -8,7 +8,6 @@ import {
 } from '@awhh/machines';
 import { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
 import { recordedShop, WP_APP_PASSWORDS } from '../../../tests/support/woocommerce-fixtures.js';
-import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
 import { DOOR_LOCKOUT } from '../../src/door/door-lockout.js';
 import { ORGANIZER_SESSION_KEY_SETTING } from '../../src/organizer/organizer-session.js';
 import {
@@ -35,6 +34,7 @@ import {
   settleOutbox,
   waitFor,
 } from '../orders/support/checkout-test-app.js';
+import { shopCatalog } from '../orders/support/shop-catalog.js';
 
 jest.setTimeout(120_000);
 
@@ -70,10 +70,7 @@ describe.each(DATABASES)('the organizer with WooCommerce (%s)', (kind) => {
   });
   beforeEach(async () => {
     shop = await FakeWooCommerce.start(recordedShop());
-    const catalog = new WooCommerceCatalogAdapter(
-      { url: shop.url, key: shop.key, secret: shop.secret },
-      { retries: 0, timeoutMs: 5_000 },
-    );
+    const catalog = shopCatalog(shop);
     app = await createTestApp({
       databaseUrl: db.url,
       catalog,

@@ -2,7 +2,6 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ticketSchema } from '@awhh/machines';
 import { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
 import { recordedShop, type WooOrder } from '../../../tests/support/woocommerce-fixtures.js';
-import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
 import { SHOP_ORDER_SWEEP_JOB } from '../../src/shop/shop-order-sweep.js';
 import {
@@ -17,6 +16,7 @@ import {
   postCheckout,
   waitFor,
 } from '../orders/support/checkout-test-app.js';
+import { shopCatalog } from '../orders/support/shop-catalog.js';
 
 jest.setTimeout(120_000);
 
@@ -47,10 +47,7 @@ describe.each(DATABASES)('rules "Orders made in the shop" (%s)', (kind) => {
     shop = await FakeWooCommerce.start(recordedShop());
     app = await createTestApp({
       databaseUrl: db.url,
-      catalog: new WooCommerceCatalogAdapter(
-        { url: shop.url, key: shop.key, secret: shop.secret },
-        { retries: 0, timeoutMs: 5_000 },
-      ),
+      catalog: shopCatalog(shop),
       env: { ...shop.env, WOOCOMMERCE_WEBHOOK_SECRET: SECRET, CHECKIN_CODE: CODE },
     });
     const deliveryUrl = `${await app.getUrl()}/api/webhooks/woocommerce`;
