@@ -24,6 +24,11 @@ import {
 } from './report.js';
 import { checkinRows, measureCheckin } from './checkin.bench.js';
 import { measureOrganizer, organizerRows } from './organizer.bench.js';
+import {
+  measureReminders,
+  REMINDER_PASS_BUDGET_MS,
+  REMINDER_PASS_TICKETS,
+} from './reminders.bench.js';
 import { measureTickets, percentile } from './tickets.bench.js';
 import { measureWallet, PKPASS_BUILD_BUDGET_MS, PKPASS_SIZE_BUDGET_KB } from './wallet.bench.js';
 import { measureWaitlist, WAITLIST_BUDGET_P95_MS } from './waitlist.bench.js';
@@ -686,6 +691,39 @@ async function measureWalletPass(): Promise<void> {
   });
 }
 
+/**
+ * The reminders' budget (reminders.bench.ts): the pass over 2,000 tickets, beside the same
+ * pass with nothing new to enqueue and the read of those tickets alone.
+ */
+async function measureReminderPass(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'awhh-bench-reminders-'));
+  try {
+    const { pass, again, read, jobs } = await measureReminders(dir);
+    const tickets = REMINDER_PASS_TICKETS.toLocaleString('en');
+    row(
+      'reminders',
+      `reminder pass over ${tickets} tickets (${jobs} jobs enqueued), median of ${pass.length}`,
+      [median(pass)],
+      'ms',
+      { op: '<=', value: REMINDER_PASS_BUDGET_MS },
+    );
+    row(
+      'reminders',
+      `the same pass again, every job enqueued already, median of ${again.length}`,
+      [median(again)],
+      'ms',
+    );
+    row(
+      'reminders',
+      `reference: reading the ${tickets} tickets alone, median of ${read.length}`,
+      [median(read)],
+      'ms',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The organizer's budgets (organizer.bench.ts): dashboard, guest-list CSV and search, name badges. */
 async function measureOrganizerArea(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'awhh-bench-organizer-'));
@@ -729,7 +767,7 @@ function updateReadme(run: BenchResult): void {
 
 /**
  * BENCH_PARTS (comma-separated: sizes, lighthouse, pages, feed, checkout, tickets, door,
- * organizer, wallet)
+ * organizer, wallet, reminders)
  * measures only those parts, e.g. while tuning one budget; the README table is written
  * only by a full run.
  */
@@ -756,6 +794,7 @@ describe('benchmark', () => {
     if (part('door')) await measureDoorAndWaitlist();
     if (part('organizer')) await measureOrganizerArea();
     if (part('wallet')) await measureWalletPass();
+    if (part('reminders')) await measureReminderPass();
 
     const run = result();
     const file = writeResults(run);

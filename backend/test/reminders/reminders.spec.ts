@@ -300,7 +300,9 @@ describe.each(DATABASES)('reminders and thank-yous (%s)', (kind) => {
     expect(REMINDER_SWEEP_JOB).toBe('reminders.sweep');
   });
 
-  it('sweeps 2,000 tickets within 2 s (the budget), one job per address, and none more the second time', async () => {
+  // How long the pass takes (its budget, 2 s over 2,000 tickets) is measured by the bench,
+  // part "reminders" (tests/bench/reminders.bench.ts), not asserted here.
+  it('sweeps 2,000 tickets into one job per address, and none more the second time', async () => {
     const app = await fresh();
     const startsAt = Date.now() + 30 * HOUR;
     dateEvent(startsAt);
@@ -337,9 +339,7 @@ describe.each(DATABASES)('reminders and thank-yous (%s)', (kind) => {
     }
     const reminders = app.get(TicketReminders);
     const at = reminderTimes(startsAt, 24).reminder.from + MIN;
-    const began = performance.now();
     expect(await reminders.sweep(at)).toBe(1000);
-    expect(performance.now() - began).toBeLessThan(2000);
     expect(await reminderJobs(app)).toHaveLength(1000);
     await reminders.sweep(at + 10 * MIN);
     expect(await reminderJobs(app)).toHaveLength(1000);
