@@ -26,6 +26,7 @@ import {
   settleOutbox,
   waitFor,
 } from '../orders/support/checkout-test-app.js';
+import { makeAppleTestChain, makeGoogleTestAccount } from '../tickets/support/wallet-keys.js';
 
 jest.setTimeout(120_000);
 
@@ -83,11 +84,11 @@ describe.each(DATABASES)('reminders and thank-yous (%s)', (kind) => {
     ];
   }
 
-  async function start() {
+  async function start(env: NodeJS.ProcessEnv = {}) {
     const app = await createTestApp({
       databaseUrl: db.url,
       catalog,
-      env: { SMTP_URL: sink.url, REMINDER_HOURS_BEFORE: '24' },
+      env: { SMTP_URL: sink.url, REMINDER_HOURS_BEFORE: '24', ...env },
       // The test's clock drives the runner; its own polling stays out of the way.
       jobOptions: fastJobOptions({ pollMs: 3_600_000 }),
     });
@@ -96,13 +97,13 @@ describe.each(DATABASES)('reminders and thank-yous (%s)', (kind) => {
   }
 
   /** An empty store; the app that emptied it (and the recurring jobs' rows) is gone. */
-  async function fresh() {
+  async function fresh(env: NodeJS.ProcessEnv = {}) {
     const emptied = await start();
     await resetStore(emptied);
     await emptied.get(StoreDatabase).db.deleteFrom('reminder_addresses').execute();
     await emptied.close();
     apps.splice(apps.indexOf(emptied), 1);
-    return start();
+    return start(env);
   }
 
   async function buy(app: NestFastifyApplication, email: string, quantity = 1) {
@@ -170,6 +171,9 @@ describe.each(DATABASES)('reminders and thank-yous (%s)', (kind) => {
     expect(anna.text!.match(new RegExp(`${PUBLIC_URL}/tickets/[\\w.-]+`, 'g'))).toHaveLength(2);
     expect(anna.text).toContain('dein Ticket weitergeben');
     expect(anna.html).toContain('Ticket 2 öffnen');
+    // rules "Wallet passes": a site without wallets offers none in the reminder either.
+    expect(anna.text).not.toContain('Wallet');
+    expect(anna.html).not.toContain('Wallet');
 
     // The process stops; another starts and sweeps again, later in the window: no second mail.
     await first.close();
@@ -243,6 +247,47 @@ describe.each(DATABASES)('reminders and thank-yous (%s)', (kind) => {
     ]);
     await second.get(PrivacyRepository).eraseAddress('Anna@Example.org');
     expect((await addresses()).map((a) => a.email)).toEqual(['bernd@example.org']);
+  });
+
+  it('with both wallets set up the reminder links each ticket\'s Apple pass and Google save link, and they lead there (rules "Wallet passes")', async () => {
+    const chain = makeAppleTestChain();
+    const google = makeGoogleTestAccount();
+    try {
+      const startsAt = Date.now() + 30 * HOUR;
+      dateEvent(startsAt);
+      const app = await fresh({ ...chain.env, ...google.env });
+      await buy(app, 'anna@example.org', 2);
+      await settleOutbox(app);
+      await app.get(JobRunner).runDue(reminderTimes(startsAt, 24).reminder.from + 10 * MIN);
+      await waitFor(async () => reminders().length >= 1, 10_000);
+      const [mail] = reminders();
+      const tokens = [
+        ...mail!.text!.matchAll(new RegExp(`${PUBLIC_URL}/tickets/([\\w.-]+)`, 'g')),
+      ].map((m) => m[1]!);
+      expect(tokens).toHaveLength(2);
+      for (const token of tokens) {
+        const base = `${PUBLIC_URL}/api/tickets/${token}/wallet`;
+        expect(mail!.text).toContain(`Zu Apple Wallet hinzufügen: ${base}/apple`);
+        expect(mail!.text).toContain(`Zu Google Wallet hinzufügen: ${base}/google/save`);
+        expect(mail!.html).toContain(`href="${base}/apple"`);
+        expect(mail!.html).toContain(`href="${base}/google/save"`);
+      }
+      // The links are the ticket's own: the pass and Google's save link answer for it.
+      const apple = await inject(app, {
+        method: 'GET',
+        url: `/api/tickets/${tokens[0]}/wallet/apple`,
+      });
+      expect(apple.statusCode).toBe(200);
+      expect(apple.headers['content-type']).toBe('application/vnd.apple.pkpass');
+      const save = await inject(app, {
+        method: 'GET',
+        url: `/api/tickets/${tokens[1]}/wallet/google/save`,
+      });
+      expect(save.statusCode).toBe(303);
+      expect(save.headers.location).toMatch(/^https:\/\/pay\.google\.com\/gp\/v\/save\//);
+    } finally {
+      chain.remove();
+    }
   });
 
   it('sends each reminder once when two processes sweep at the same moment', async () => {
