@@ -5,14 +5,18 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import {
+  accessSync,
+  constants,
   copyFileSync,
   createWriteStream,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { dirname, join, resolve } from 'node:path';
 import { userInfo } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -75,40 +79,77 @@ export function stackSigningKey(dir) {
   return pem;
 }
 
-/** Writes the nginx prefix directory; returns the args to run it. */
-export function prepareNginx({ dir, port, host, productsPort, checkoutPort, staticRoot }) {
+/**
+ * Writes the nginx prefix directory; returns the args to run it. With `tls` ({port, certFile,
+ * keyFile, origin}) the server block is the container's https.server (plain HTTP redirects
+ * to `origin`), otherwise http.server: the choice nginx/entrypoint/40-awhh-tls.sh makes in
+ * the image.
+ */
+export function prepareNginx({ dir, port, host, productsPort, checkoutPort, staticRoot, tls }) {
   // A fresh microcache, as a new container has: pages cached before a rebuild name bundles
   // that the new build no longer has, and the first visitor after a restart would get one.
   rmSync(join(dir, 'tmp', 'cache'), { recursive: true, force: true });
-  for (const sub of ['conf/conf.d', 'conf/snippets', 'logs', 'tmp'])
+  // conf.d/*.conf is read whole: nothing of an earlier run (or layout) may stay in it.
+  rmSync(join(dir, 'conf/conf.d'), { recursive: true, force: true });
+  for (const sub of ['conf/conf.d', 'conf/snippets', 'logs', 'tmp', 'acme'])
     mkdirSync(join(dir, sub), { recursive: true });
   copyFileSync('/etc/nginx/mime.types', join(dir, 'conf/mime.types'));
-  for (const file of [
-    'security-headers.conf',
-    'access-log.conf',
-    'security-header-maps.conf',
-    'proxy.conf',
-    'catalog-cache.conf',
-    'page-cache.conf',
-  ]) {
-    copyFileSync(join(NGINX_DIR, 'snippets', file), join(dir, 'conf/snippets', file));
+  for (const file of readdirSync(join(NGINX_DIR, 'snippets'))) {
+    if (file.endsWith('.conf'))
+      copyFileSync(join(NGINX_DIR, 'snippets', file), join(dir, 'conf/snippets', file));
   }
   writeFileSync(join(dir, 'conf/nginx.conf'), mainConf(dir));
-  const site = renderTemplate(
-    readFileSync(join(NGINX_DIR, 'templates/default.conf.template'), 'utf8'),
-    {
-      LISTEN_PORT: `${host}:${port}`,
-      PRODUCTS_UPSTREAM: `127.0.0.1:${productsPort}`,
-      CHECKOUT_UPSTREAM: `127.0.0.1:${checkoutPort}`,
-      RESOLVER: '127.0.0.1',
-      STATIC_ROOT: staticRoot,
-      ERROR_ROOT: join(NGINX_DIR, 'errors'),
-      ACCESS_LOG: `${dir}/logs/access.log`,
-      CACHE_ROOT: `${dir}/tmp/cache`,
-    },
-  );
-  writeFileSync(join(dir, 'conf/conf.d/site.conf'), site);
+  const vars = {
+    LISTEN_PORT: `${host}:${port}`,
+    PRODUCTS_UPSTREAM: `127.0.0.1:${productsPort}`,
+    CHECKOUT_UPSTREAM: `127.0.0.1:${checkoutPort}`,
+    RESOLVER: '127.0.0.1',
+    STATIC_ROOT: staticRoot,
+    ERROR_ROOT: join(NGINX_DIR, 'errors'),
+    ACCESS_LOG: `${dir}/logs/access.log`,
+    CACHE_ROOT: `${dir}/tmp/cache`,
+    ACME_WEBROOT: join(dir, 'acme'),
+    ...(tls && {
+      TLS_LISTEN_PORT: `${host}:${tls.port}`,
+      TLS_CERT_FILE: tls.certFile,
+      TLS_KEY_FILE: tls.keyFile,
+      HTTPS_ORIGIN: tls.origin,
+    }),
+  };
+  const render = (name) =>
+    renderTemplate(readFileSync(join(NGINX_DIR, 'templates', `${name}.template`), 'utf8'), vars);
+  // The names the image's envsubst gives them in conf.d (see default.conf.template).
+  writeFileSync(join(dir, 'conf/conf.d/default.conf'), render('default.conf'));
+  writeFileSync(join(dir, 'conf/conf.d/site.locations'), render('site.locations'));
+  writeFileSync(join(dir, 'conf/conf.d/server.conf'), render(tls ? 'https.server' : 'http.server'));
   return ['-p', dir, '-c', 'conf/nginx.conf', '-e', 'stderr'];
+}
+
+/**
+ * HTTPS for the stack from TLS_CERT_FILE and TLS_KEY_FILE (both or neither), on
+ * STACK_TLS_PORT (8443). Unlike the container, which waits on plain HTTP for certbot's
+ * first certificate, the stack refuses to start with files it cannot read.
+ */
+export function stackTls(env) {
+  const certFile = env.TLS_CERT_FILE?.trim();
+  const keyFile = env.TLS_KEY_FILE?.trim();
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile || !keyFile) throw new Error('TLS_CERT_FILE and TLS_KEY_FILE go together');
+  const files = [resolve(certFile), resolve(keyFile)];
+  for (const file of files) accessSync(file, constants.R_OK);
+  return { certFile: files[0], keyFile: files[1], port: Number(env.STACK_TLS_PORT ?? 8443) };
+}
+
+/** Status of a GET over TLS; the certificate is not checked (the stack's own, self-signed). */
+function httpsStatus(url) {
+  return new Promise((resolvePromise, reject) => {
+    const req = httpsGet(url, { rejectUnauthorized: false, timeout: 2000 }, (res) => {
+      res.resume();
+      resolvePromise(res.statusCode ?? 0);
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+  });
 }
 
 async function waitForHealth(url, child, name, timeoutMs) {
@@ -118,9 +159,11 @@ async function waitForHealth(url, child, name, timeoutMs) {
     if (child.exitCode !== null)
       throw new Error(`${name} exited with code ${child.exitCode} (see its log)`);
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      if (res.ok) return;
-      lastError = `HTTP ${res.status}`;
+      const status = url.startsWith('https:')
+        ? await httpsStatus(url)
+        : (await fetch(url, { signal: AbortSignal.timeout(2000) })).status;
+      if (status >= 200 && status < 300) return;
+      lastError = `HTTP ${status}`;
     } catch (err) {
       lastError = err.cause?.code ?? err.message;
     }
@@ -157,7 +200,8 @@ function exited(child, timeoutMs) {
 /**
  * Starts nginx, products and checkout; resolves once all answer /api/health.
  * Options: port (8080), productsPort (3101), checkoutPort (3102), host (127.0.0.1),
- * dir (.stack), env (extra environment for both API processes), echo (print logs).
+ * dir (.stack), env (extra environment for both API processes), echo (print logs),
+ * tls ({certFile, keyFile, port}: HTTPS on port, plain HTTP redirects; see stackTls).
  */
 export async function startStack(options = {}) {
   const port = options.port ?? 8080;
@@ -175,7 +219,14 @@ export async function startStack(options = {}) {
   const paymentProvider = env.PAYMENT_PROVIDER || (env.STRIPE_SECRET_KEY ? '' : 'test');
   const ticketSigningKey = env.TICKET_SIGNING_KEY || stackSigningKey(dir);
 
-  const publicUrl = env.PUBLIC_URL || `http://localhost:${port}`;
+  const tls = options.tls;
+  const publicUrl =
+    env.PUBLIC_URL || (tls ? `https://localhost:${tls.port}` : `http://localhost:${port}`);
+  // Plain HTTP redirects to the site's own origin when PUBLIC_URL names one over https
+  // (nginx/templates/https.server.template says why), else to the host asked for.
+  const httpsOrigin =
+    tls &&
+    (publicUrl.startsWith('https://') ? new URL(publicUrl).origin : `https://$host:${tls.port}`);
   const databaseUrl = env.DATABASE_URL || `sqlite:${join(dir, 'awhh.db')}`;
   const staticRoot = resolve(
     ROOT,
@@ -237,7 +288,15 @@ export async function startStack(options = {}) {
       STATIC_DIR: 'off',
       METRICS_PORT: metricsPort(1),
     });
-    const nginxArgs = prepareNginx({ dir, port, host, productsPort, checkoutPort, staticRoot });
+    const nginxArgs = prepareNginx({
+      dir,
+      port,
+      host,
+      productsPort,
+      checkoutPort,
+      staticRoot,
+      tls: tls && { ...tls, origin: httpsOrigin },
+    });
     const check = spawnSync(NGINX_BIN, [...nginxArgs, '-t', '-q'], { encoding: 'utf8' });
     if (check.status !== 0) throw new Error(`nginx configuration invalid:\n${check.stderr}`);
     const nginx = spawn(NGINX_BIN, nginxArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -248,12 +307,25 @@ export async function startStack(options = {}) {
       waitForHealth(`http://127.0.0.1:${productsPort}/api/health`, products, 'products', 60_000),
       waitForHealth(`http://127.0.0.1:${checkoutPort}/api/health`, checkout, 'checkout', 60_000),
     ]);
-    await waitForHealth(`http://${host}:${port}/api/health`, nginx, 'nginx', 10_000);
+    await waitForHealth(
+      tls ? `https://${host}:${tls.port}/api/health` : `http://${host}:${port}/api/health`,
+      nginx,
+      'nginx',
+      10_000,
+    );
   } catch (err) {
     await stop();
     throw err;
   }
-  return { url: `http://${host}:${port}`, publicUrl, dir, productsPort, checkoutPort, stop };
+  return {
+    url: `http://${host}:${port}`,
+    tlsUrl: tls ? `https://${host}:${tls.port}` : undefined,
+    publicUrl,
+    dir,
+    productsPort,
+    checkoutPort,
+    stop,
+  };
 }
 
 async function cli() {
@@ -275,12 +347,15 @@ async function cli() {
     port: Number(process.env.STACK_PORT ?? 8080),
     productsPort: Number(process.env.STACK_PRODUCTS_PORT ?? 3101),
     checkoutPort: Number(process.env.STACK_CHECKOUT_PORT ?? 3102),
+    tls: stackTls(process.env),
     echo: true,
   });
   writeFileSync(pidFile, String(process.pid));
   console.log(
     `\nAfter Work Hamburg läuft: ${stack.url}  (nginx → products :${stack.productsPort}, checkout :${stack.checkoutPort})`,
   );
+  if (stack.tlsUrl)
+    console.log(`HTTPS: ${stack.publicUrl} (${stack.tlsUrl}); ${stack.url} leitet dorthin um.`);
   console.log('Beenden mit Strg+C.\n');
   let stopping = false;
   const shutdown = async (signal) => {
