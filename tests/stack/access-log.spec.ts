@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { type LoneNginx, startNginxAlone } from './stack-support.js';
 
@@ -81,4 +82,64 @@ it('masks tokens, session ids, offers, door codes and e-mail addresses; keeps th
   for (const secret of [TICKET, SESSION, OFFER, EMAIL, encodeURIComponent(EMAIL), CODE]) {
     expect(log).not.toContain(secret);
   }
+});
+
+describe('request ids (snippets/response-headers.conf)', () => {
+  /** Waits until the buffered log has a line with this path; returns that line. */
+  async function logLine(path: string): Promise<string> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const line = accessLog()
+        .split('\n')
+        .find((l) => l.includes(`"GET ${path} HTTP/1.1"`));
+      if (line) return line;
+      if (Date.now() > deadline) throw new Error(`${path} not in the access log`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  it("gives the API process, the client and the log nginx's own id, never the client's", async () => {
+    // The products process, as far as nginx can tell: it answers with the id it was given.
+    const upstream = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      // As the API process does: it repeats the id, which nginx must not double.
+      res.setHeader('x-request-id', String(req.headers['x-request-id']));
+      res.end(JSON.stringify({ received: req.headers['x-request-id'] ?? null }));
+    });
+    await new Promise<void>((resolve) => upstream.listen(nginx.productsPort, '127.0.0.1', resolve));
+    try {
+      const path = '/api/events?request-id-spec';
+      const res = await fetch(`${url}${path}`, {
+        headers: { 'x-request-id': 'vom-client-gewaehlt' },
+      });
+      expect(res.status).toBe(200);
+      const id = res.headers.get('x-request-id');
+      expect(id).toMatch(/^[0-9a-f]{32}$/);
+      expect(((await res.json()) as { received: string }).received).toBe(id);
+      expect(await logLine(path)).toMatch(new RegExp(` ${id}$`));
+
+      // Each request its own id.
+      const again = await fetch(`${url}${path}&again`);
+      await again.arrayBuffer();
+      expect(again.headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/);
+      expect(again.headers.get('x-request-id')).not.toBe(id);
+    } finally {
+      await new Promise((resolve) => upstream.close(resolve));
+    }
+  });
+
+  it("puts the id on nginx's own answers too: an upstream that is down, a static file", async () => {
+    for (const path of [
+      '/api/checkout/session/x?request-id-spec',
+      '/favicon.ico?request-id-spec',
+    ]) {
+      const res = await fetch(`${url}${path}`);
+      await res.arrayBuffer();
+      const id = res.headers.get('x-request-id');
+      expect([path, id]).toEqual([path, expect.stringMatching(/^[0-9a-f]{32}$/)]);
+      // The log masks the session id in the first path.
+      const logged = path.replace('/session/x', '/session/[token]');
+      expect(await logLine(logged)).toMatch(new RegExp(` ${id}$`));
+    }
+  });
 });

@@ -82,6 +82,8 @@ export interface LoneNginx {
   url: string;
   /** nginx's prefix directory: conf/, logs/ (access.log, error.log), tmp/. */
   dir: string;
+  /** Where nginx sends the products side's requests; nothing listens there unless a test does. */
+  productsPort: number;
   stop: () => Promise<void>;
 }
 
@@ -128,5 +130,5 @@ export async function startNginxAlone(name: string): Promise<LoneNginx> {
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  return { url, dir, stop };
+  return { url, dir, productsPort: productsPort!, stop };
 }

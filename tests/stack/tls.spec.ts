@@ -163,6 +163,7 @@ describe('plain HTTP beside HTTPS', () => {
       });
       expect([path, res.status, res.headers.location]).toEqual([path, 301, `${origin}${path}`]);
       expect(res.headers['strict-transport-security']).toBeUndefined();
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
     }
   });
 
@@ -186,11 +187,12 @@ describe('plain HTTP beside HTTPS', () => {
 });
 
 describe('HTTPS', () => {
-  it('serves the site with a certificate chain the CA verifies, and HSTS', async () => {
+  it('serves the site with a certificate chain the CA verifies, HSTS and a request id', async () => {
     const res = await httpsGet('/api/events');
     expect(res.status).toBe(200);
     expect(res.headers['x-served-by']).toBe('products');
     expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
     const page = await httpsGet('/einlass');
     expect(page.status).toBe(200);
     expect(page.headers['strict-transport-security']).toMatch(/^max-age=31536000/);
