@@ -17,7 +17,9 @@ import { registerRateLimit } from './common/rate-limit.js';
 import { securityHeaders } from './common/security-headers.js';
 import type { AppConfig } from './config/config.js';
 import { dueJobs } from './jobs/job.repository.js';
+import { MetricsRegistry } from './ops/dependency-metrics.js';
 import { AppMetrics, registerHttpMetrics } from './ops/metrics.js';
+import { storeFigures } from './ops/store-figures.js';
 import { StoreDatabase } from './store/store.database.js';
 
 /** Largest accepted request body; checkout and contact bodies are a few KB. */
@@ -133,9 +135,15 @@ export async function configureApp(
     reply.headers(securityHeaders(request.url, request.protocol === 'https'));
     done();
   });
-  // Requests by route template and the jobs queue; served apart by serveMetrics (main.ts).
+  // Requests by route template, the jobs queue and, where the checkout side runs, the
+  // store's orders, tickets and waiting list, on the registry the modules added their
+  // metrics to; served apart by serveMetrics (main.ts).
   const store = app.get(StoreDatabase, { strict: false });
-  registerHttpMetrics(app, fastify, new AppMetrics((now) => dueJobs(store.db, now)));
+  const metrics = new AppMetrics(app.get(MetricsRegistry, { strict: false }).registry, {
+    dueJobs: (now) => dueJobs(store.db, now),
+    storeFigures: config.modules === 'products' ? undefined : () => storeFigures(store.db),
+  });
+  registerHttpMetrics(app, fastify, metrics);
   const accessLog =
     (options.accessLog ?? true) && config.logLevel !== 'warn' && config.logLevel !== 'error';
   if (accessLog) {

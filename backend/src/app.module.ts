@@ -13,8 +13,10 @@ import { WaitlistModule } from './waitlist/waitlist.module.js';
 import { AppConfigModule } from './common/app-config.module.js';
 import type { AppConfig } from './config/config.js';
 import { HealthModule } from './health/health.module.js';
+import { OpsModule } from './ops/ops.module.js';
 import { ProductsModule } from './products/products.module.js';
 import { CalendarModule } from './calendar/calendar.module.js';
+import { ReturnsModule } from './returns/returns.module.js';
 import { RemindersModule } from './reminders/reminders.module.js';
 import { SiteModule } from './site/site.module.js';
 
@@ -36,6 +38,7 @@ export class AppModule {
       AppConfigModule.forRoot(config),
       EventEmitterModule.forRoot(),
       HealthModule,
+      OpsModule,
     ];
     if (servesProducts) imports.push(ProductsModule, CalendarModule);
     // The checkout side: orders and everything that happens to them or beside them. The
@@ -53,6 +56,7 @@ export class AppModule {
         ShopModule,
         OrganizerModule,
         RemindersModule,
+        ReturnsModule,
       );
     }
     // SiteModule goes last (only with config.staticDir and when the products side is

@@ -1,4 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { Gauge } from 'prom-client';
+import { MetricsRegistry } from '../ops/dependency-metrics.js';
 import { StoreModule } from '../store/store.module.js';
 import { catalogAdapterProvider } from './adapters/catalog-adapter.factory.js';
 import { CatalogVersion } from './catalog-version.js';
@@ -14,4 +16,30 @@ import { CatalogService } from './catalog.service.js';
   providers: [catalogAdapterProvider, CatalogService, CatalogVersion],
   exports: [CatalogService, CatalogVersion],
 })
-export class CatalogModule {}
+export class CatalogModule implements OnModuleInit {
+  constructor(
+    private readonly catalog: CatalogService,
+    private readonly metrics: MetricsRegistry,
+  ) {}
+
+  /**
+   * How old the catalog this process serves is (README "Betrieb: Metriken"): beyond
+   * CATALOG_TTL_SECONDS only while WooCommerce cannot be reached (served stale for up to a
+   * day, rules "Errors"). No series before the first successful fetch.
+   */
+  onModuleInit(): void {
+    const catalog = this.catalog;
+    new Gauge({
+      name: 'catalog_cache_age_seconds',
+      help: 'Seconds since the catalog was last fetched successfully (WooCommerce or the demo catalog), by resource',
+      labelNames: ['resource'] as const,
+      registers: [this.metrics.registry],
+      collect() {
+        this.reset();
+        for (const [resource, age] of Object.entries(catalog.cacheAges())) {
+          if (age !== null) this.set({ resource }, age);
+        }
+      },
+    });
+  }
+}

@@ -156,6 +156,14 @@ export class CatalogService implements OnApplicationBootstrap {
     return result;
   }
 
+  /** Seconds since each cached resource was last fetched successfully; null: never yet. */
+  cacheAges(): { products: number | null; posts: number | null } {
+    return {
+      products: this.productsCache.status().ageSeconds,
+      posts: this.postsCache.status().ageSeconds,
+    };
+  }
+
   /** Ready when product data is available (loading it now if there is none yet). */
   async readiness(): Promise<CatalogReadiness> {
     let ok = true;

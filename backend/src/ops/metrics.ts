@@ -2,23 +2,56 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { ORDER_STATUSES } from '@awhh/machines';
 import type { MetricsEndpoint } from '../config/config.js';
 import type { DueJobs } from '../jobs/job.repository.js';
+import type { StoreFigures } from './store-figures.js';
 
 /** The label of a request no route matched (404s, scanners): never its raw URL. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
+/** The waiting list's statuses (waitlist.port.ts), shown at 0 when none is in the store. */
+const WAITLIST_STATUSES = ['pending', 'confirmed', 'offered'] as const;
+
 /**
- * One process's Prometheus metrics (README "Metriken"): process and event-loop metrics, HTTP
- * requests by route template, and the jobs queue read from the store at scrape time.
+ * One read per scrape: the registry collects every gauge at the same time, so the gauges
+ * after the first join the read the first one started.
+ */
+function perScrape<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => (pending ??= read().finally(() => (pending = undefined)));
+}
+
+export interface AppMetricsSources {
+  /** The jobs table's due, unfinished jobs by name (every process). */
+  dueJobs: (now: number) => Promise<DueJobs[]>;
+  /** Orders, tickets, check-ins and the waiting list (the processes serving checkout). */
+  storeFigures?: () => Promise<StoreFigures>;
+}
+
+/**
+ * One process's Prometheus metrics (README "Betrieb: Metriken"): process and event-loop
+ * metrics, HTTP requests by route template, and the jobs queue and the checkout side's
+ * figures read from the store at scrape time, on the registry the modules added their own
+ * to (the catalog's cache age, calls to WooCommerce, Stripe and SMTP: dependency-metrics.ts).
+ *
+ * Why the figures are gauges read from the store and not counters kept by the process:
+ * several checkout processes share one store, each issues some of the tickets and syncs
+ * some of the scans, and a restart would start a counter at 0 again. Read from the store,
+ * every process reports the same, complete figure whichever process did the work and
+ * however often it restarted (aggregate with `max`, not `sum`), and a refund that revokes
+ * tickets, or an erasure, shows as it happened. What only a process sees (its HTTP requests,
+ * its calls to WooCommerce) stays a counter of that process (aggregate with `sum`).
  */
 export class AppMetrics {
-  readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status_class'>;
   private readonly duration: Histogram<'method' | 'route' | 'status_class'>;
 
-  constructor(dueJobs: (now: number) => Promise<DueJobs[]>) {
+  constructor(
+    readonly registry: Registry,
+    sources: AppMetricsSources,
+  ) {
     collectDefaultMetrics({ register: this.registry });
     const labelNames = ['method', 'route', 'status_class'] as const;
     this.requests = new Counter({
@@ -34,14 +67,15 @@ export class AppMetrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
-    // One query per scrape for both gauges: the registry collects them at the same time,
-    // so the second one joins the query the first one started.
-    let pending: Promise<{ now: number; rows: DueJobs[] }> | undefined;
-    const queue = () =>
-      (pending ??= (async () => {
-        const now = Date.now();
-        return { now, rows: await dueJobs(now) };
-      })().finally(() => (pending = undefined)));
+    this.jobGauges(sources.dueJobs);
+    if (sources.storeFigures) this.storeGauges(sources.storeFigures);
+  }
+
+  private jobGauges(dueJobs: AppMetricsSources['dueJobs']): void {
+    const queue = perScrape(async () => {
+      const now = Date.now();
+      return { now, rows: await dueJobs(now) };
+    });
     new Gauge({
       name: 'jobs_queue_depth',
       help: 'Due, unfinished jobs in the jobs table, by job name',
@@ -64,6 +98,71 @@ export class AppMetrics {
         for (const row of rows) {
           this.set({ job: row.name }, Math.max(0, (now - row.oldestDueAt) / 1000));
         }
+      },
+    });
+  }
+
+  /** Gauges of the store's figures (see the class comment for why not counters). */
+  private storeGauges(read: () => Promise<StoreFigures>): void {
+    const figures = perScrape(read);
+    const registers = [this.registry];
+    new Gauge({
+      name: 'orders_by_state',
+      help: "The site's orders by the order machine's state",
+      labelNames: ['state'] as const,
+      registers,
+      async collect() {
+        const { orders } = await figures();
+        this.reset();
+        for (const state of ORDER_STATUSES) this.set({ state }, orders.get(state) ?? 0);
+        for (const [state, n] of orders) this.set({ state }, n);
+      },
+    });
+    new Gauge({
+      name: 'tickets_issued',
+      help: 'Tickets ever issued (valid and revoked; orders made in the shop included)',
+      registers,
+      async collect() {
+        const { tickets } = await figures();
+        this.set([...tickets.values()].reduce((sum, n) => sum + n, 0));
+      },
+    });
+    new Gauge({
+      name: 'tickets_revoked',
+      help: 'Tickets revoked (refunds, chargebacks, orders cancelled in the shop)',
+      registers,
+      async collect() {
+        this.set((await figures()).tickets.get('revoked') ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'tickets_checked_in',
+      help: 'Tickets checked in at the door (each ticket once)',
+      registers,
+      async collect() {
+        this.set((await figures()).checkins);
+      },
+    });
+    new Gauge({
+      name: 'waitlist_entries_by_status',
+      help: 'Waiting-list entries by status (pending: not confirmed yet)',
+      labelNames: ['status'] as const,
+      registers,
+      async collect() {
+        const { waitlistEntries } = await figures();
+        this.reset();
+        for (const status of WAITLIST_STATUSES) {
+          this.set({ status }, waitlistEntries.get(status) ?? 0);
+        }
+        for (const [status, n] of waitlistEntries) this.set({ status }, n);
+      },
+    });
+    new Gauge({
+      name: 'waitlist_open_offers',
+      help: 'Waiting-list offers sent and not yet claimed, declined or expired',
+      registers,
+      async collect() {
+        this.set((await figures()).openOffers);
       },
     });
   }

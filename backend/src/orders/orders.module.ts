@@ -5,6 +5,7 @@ import { HoldsModule } from '../holds/holds.module.js';
 import { JobsModule } from '../jobs/jobs.module.js';
 import { MailModule } from '../mail/mail.module.js';
 import { TestMailbox } from '../mail/test-mailbox.js';
+import { instrumented, MetricsRegistry } from '../ops/dependency-metrics.js';
 import { storeRepository, StoreModule } from '../store/store.module.js';
 import { CheckoutController } from './checkout.controller.js';
 import { CheckoutOptions } from './checkout.options.js';
@@ -37,10 +38,21 @@ export function createPaymentsAdapter(config: AppConfig): PaymentsPort {
   return new TestPaymentsAdapter(config.publicUrl);
 }
 
+/** Stripe's calls timed and their failures counted (README "Betrieb: Metriken"). */
 const paymentsProvider: Provider = {
   provide: PaymentsPort,
-  useFactory: createPaymentsAdapter,
-  inject: [AppConfig],
+  useFactory: (config: AppConfig, metrics: MetricsRegistry) => {
+    const adapter = createPaymentsAdapter(config);
+    return adapter.name === 'stripe'
+      ? instrumented(
+          adapter,
+          'stripe',
+          ['createSession', 'retrieveSession', 'refund'],
+          metrics.dependencies,
+        )
+      : adapter;
+  },
+  inject: [AppConfig, MetricsRegistry],
 };
 
 /**

@@ -4,6 +4,7 @@ import { createApp } from '../../src/app.factory.js';
 import { AppConfig } from '../../src/config/config.js';
 import { JobRepository } from '../../src/jobs/jobs.port.js';
 import { appMetrics, metricsPort, serveMetrics } from '../../src/ops/metrics.js';
+import { StoreDatabase } from '../../src/store/store.database.js';
 import { createTestDatabase, DATABASES } from '../orders/support/checkout-test-app.js';
 
 const TOKEN = 'eyJ0aWNrZXQiOiJtZXRyaWNzIn0.c2lnbmF0dXJlLW5pY2h0LWltLWxhYmVs';
@@ -75,6 +76,146 @@ describe.each(DATABASES)('Prometheus metrics (README "Metriken", %s)', (kind) =>
     const age = /jobs_oldest_due_age_seconds\{job="metrics-probe"\} ([\d.]+)/.exec(body);
     expect(Number(age?.[1])).toBeGreaterThanOrEqual(119);
     expect(Number(age?.[1])).toBeLessThan(600);
+  });
+
+  it('reports orders by state, tickets, check-ins and the waiting list as the store holds them', async () => {
+    const { db } = app.get(StoreDatabase, { strict: false });
+    const now = Date.now();
+    const order = (id: string, status: string, email: string) => ({
+      id,
+      session_id: `tps_${id}`,
+      provider: 'test',
+      status,
+      email,
+      subtotal: 5000,
+      discount: 0,
+      total: 5000,
+      currency: 'eur',
+      payment_method: 'card',
+      success_url: 'http://shop.test/success',
+      cancel_url: 'http://shop.test/cart',
+      created_at: now,
+      expires_at: now,
+      paid_at: status === 'open' ? null : now,
+      updated_at: now,
+    });
+    await db
+      .insertInto('orders')
+      .values([
+        order('ord_metrics_1', 'handedOff', 'gast1@example.org'),
+        order('ord_metrics_2', 'handedOff', 'gast2@example.org'),
+        order('ord_metrics_3', 'refunded', 'gast3@example.org'),
+        order('ord_metrics_4', 'open', 'gast4@example.org'),
+      ])
+      .execute();
+    const ticket = (id: string, orderId: string, status: string) => ({
+      id,
+      order_id: orderId,
+      line_position: 0,
+      seat: 1,
+      seats: 1,
+      event_id: 101,
+      variation_id: null,
+      event_name: 'Afterwork im Hafen',
+      event_slug: null,
+      starts_at: null,
+      venue: null,
+      tier: null,
+      holder: 'Gerd Gast',
+      status,
+      issued_at: now,
+      revoked_at: status === 'revoked' ? now : null,
+    });
+    await db
+      .insertInto('tickets')
+      .values([
+        ticket('tm1', 'ord_metrics_1', 'valid'),
+        ticket('tm2', 'ord_metrics_2', 'valid'),
+        ticket('tm3', 'ord_metrics_3', 'revoked'),
+      ])
+      .execute();
+    await db
+      .insertInto('checkins')
+      .values({
+        ticket_id: 'tm1',
+        scan_id: 'scan-m1',
+        scanned_at: now,
+        device: 'Tür 1',
+        received_at: now,
+      })
+      .execute();
+    const entry = (id: string, status: string, email: string) => ({
+      id,
+      product_id: 101,
+      variation_id: null,
+      product_key: 101,
+      quantity: 1,
+      email,
+      status,
+      line_name: 'Afterwork im Hafen',
+      event_slug: null,
+      starts_at: null,
+      confirm_token: `confirm-${id}`,
+      unsubscribe_token: `unsubscribe-${id}`,
+      created_at: now,
+      confirmed_at: status === 'pending' ? null : now,
+      public_free: null,
+    });
+    await db
+      .insertInto('waitlist_entries')
+      .values([
+        entry('wm1', 'pending', 'warte1@example.org'),
+        entry('wm2', 'confirmed', 'warte2@example.org'),
+        entry('wm3', 'offered', 'warte3@example.org'),
+      ])
+      .execute();
+    const hold = await db
+      .insertInto('holds')
+      .values({
+        owner: 'wm3',
+        product_key: 101,
+        quantity: 1,
+        expires_at: now + 3_600_000,
+        released: 0,
+        sold: 0,
+        claim_token: 'offer-token-metrics',
+        claimed_by: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('waitlist_offers')
+      .values({
+        entry_id: 'wm3',
+        token: 'offer-token-metrics',
+        status: 'active',
+        created_at: now,
+        hold_id: hold.id,
+      })
+      .execute();
+
+    const body = await (await fetch(url)).text();
+    expect(body).toContain('orders_by_state{state="handedOff"} 2');
+    expect(body).toContain('orders_by_state{state="refunded"} 1');
+    expect(body).toContain('orders_by_state{state="open"} 1');
+    // Every state of the order machine is a series, 0 when no order is in it.
+    expect(body).toContain('orders_by_state{state="disputed"} 0');
+    expect(body).toMatch(/^tickets_issued 3$/m);
+    expect(body).toMatch(/^tickets_revoked 1$/m);
+    expect(body).toMatch(/^tickets_checked_in 1$/m);
+    expect(body).toContain('waitlist_entries_by_status{status="pending"} 1');
+    expect(body).toContain('waitlist_entries_by_status{status="confirmed"} 1');
+    expect(body).toContain('waitlist_entries_by_status{status="offered"} 1');
+    expect(body).toMatch(/^waitlist_open_offers 1$/m);
+    // Counts only: no address, token or order id in a label.
+    expect(body).not.toMatch(/example\.org|offer-token|ord_metrics|confirm-wm/);
+  });
+
+  it('shows how old the catalog it serves is', async () => {
+    const body = await (await fetch(url)).text();
+    const age = /catalog_cache_age_seconds\{resource="products"\} (\d+)/.exec(body);
+    expect(age).not.toBeNull();
+    expect(Number(age![1])).toBeLessThan(600);
   });
 
   it('answers nothing but /metrics', async () => {

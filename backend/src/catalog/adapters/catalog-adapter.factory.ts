@@ -1,5 +1,7 @@
 import { Logger, type Provider } from '@nestjs/common';
 import { AppConfig } from '../../config/config.js';
+import { instrumented, MetricsRegistry } from '../../ops/dependency-metrics.js';
+import { CatalogError } from '../catalog.errors.js';
 import { CatalogPort } from '../catalog.port.js';
 import { DemoCatalogAdapter } from './demo-catalog.adapter.js';
 import { WooCommerceCatalogAdapter } from './woocommerce-catalog.adapter.js';
@@ -22,8 +24,33 @@ export function createCatalogAdapter(config: AppConfig): CatalogPort {
   return new DemoCatalogAdapter();
 }
 
+/**
+ * WooCommerce's calls timed and their failures counted (README "Betrieb: Metriken"). A
+ * refused hand-off is the shop's answer, shown to the organizer (rules "Hand-off
+ * refused"), not WooCommerce failing.
+ */
+export function instrumentedCatalog(adapter: CatalogPort, metrics: MetricsRegistry): CatalogPort {
+  if (adapter.name !== 'woocommerce') return adapter;
+  return instrumented(
+    adapter,
+    'woocommerce',
+    [
+      'listProducts',
+      'findCoupon',
+      'listPosts',
+      'createOrder',
+      'refundOrder',
+      'ordersChangedSince',
+      'findOrder',
+    ],
+    metrics.dependencies,
+    (err) => !(err instanceof CatalogError && err.kind === 'refused'),
+  );
+}
+
 export const catalogAdapterProvider: Provider = {
   provide: CatalogPort,
-  useFactory: createCatalogAdapter,
-  inject: [AppConfig],
+  useFactory: (config: AppConfig, metrics: MetricsRegistry) =>
+    instrumentedCatalog(createCatalogAdapter(config), metrics),
+  inject: [AppConfig, MetricsRegistry],
 };
