@@ -22,6 +22,7 @@ import {
   table,
   verdict,
 } from './report.js';
+import { measureBackup } from './backup.bench.js';
 import { checkinRows, measureCheckin } from './checkin.bench.js';
 import { measureOrganizer, organizerRows } from './organizer.bench.js';
 import {
@@ -736,6 +737,21 @@ async function measureOrganizerArea(): Promise<void> {
   }
 }
 
+/**
+ * The backup budgets (backup.bench.ts): npm run backup and npm run restore of a store with
+ * 10,000 orders and 20,000 tickets, on SQLite and PostgreSQL, beside the bare tools.
+ */
+async function measureBackupRestore(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'awhh-bench-backup-'));
+  try {
+    for (const r of await measureBackup(dir, RUNS, createPostgresDatabase, notes)) {
+      row(r.group, r.metric, r.runs, r.unit, r.budget);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function result(): BenchResult {
   const cpu = cpus();
   return {
@@ -767,7 +783,7 @@ function updateReadme(run: BenchResult): void {
 
 /**
  * BENCH_PARTS (comma-separated: sizes, lighthouse, pages, feed, checkout, tickets, door,
- * organizer, wallet, reminders)
+ * organizer, wallet, reminders, backup)
  * measures only those parts, e.g. while tuning one budget; the README table is written
  * only by a full run.
  */
@@ -795,6 +811,7 @@ describe('benchmark', () => {
     if (part('organizer')) await measureOrganizerArea();
     if (part('wallet')) await measureWalletPass();
     if (part('reminders')) await measureReminderPass();
+    if (part('backup')) await measureBackupRestore();
 
     const run = result();
     const file = writeResults(run);
