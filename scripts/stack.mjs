@@ -307,6 +307,9 @@ export async function startStack(options = {}) {
       waitForHealth(`http://127.0.0.1:${productsPort}/api/health`, products, 'products', 60_000),
       waitForHealth(`http://127.0.0.1:${checkoutPort}/api/health`, checkout, 'checkout', 60_000),
     ]);
+    // nginx's own health first, on the plain HTTP port as docker-compose.yml's healthcheck
+    // asks it (never redirected to HTTPS), then the API through it.
+    await waitForHealth(`http://${host}:${port}/_nginx/health`, nginx, 'nginx', 10_000);
     await waitForHealth(
       tls ? `https://${host}:${tls.port}/api/health` : `http://${host}:${port}/api/health`,
       nginx,

@@ -201,7 +201,7 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('checks health on the paths the images and nginx serve', () => {
+  it('checks health on the paths the images serve and npm run stack waits for', () => {
     for (const name of ['products', 'checkout']) {
       expect(healthText(service(name))).toContain('http://127.0.0.1:3000/api/health');
     }
@@ -211,6 +211,11 @@ describe('docker-compose.yml', () => {
       .join('\n');
     expect(templates).toMatch(/location = \/_nginx\/health/);
     expect(healthText(service('postgres'))).toMatch(/pg_isready/);
+    // npm run stack waits for the same paths before it reports the stack up.
+    const stack = readFileSync(join(REPO_ROOT, 'scripts', 'stack.mjs'), 'utf8');
+    expect(stack).toContain('`http://127.0.0.1:${productsPort}/api/health`');
+    expect(stack).toContain('`http://127.0.0.1:${checkoutPort}/api/health`');
+    expect(stack).toContain('`http://${host}:${port}/_nginx/health`');
   });
 
   it('pins every image it does not build to an exact release', () => {
