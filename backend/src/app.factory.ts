@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NestFactory, HttpAdapterHost } from '@nestjs/core';
@@ -14,6 +13,7 @@ import { createLogger } from './common/logger.js';
 import { registerLingeringClose } from './common/lingering-close.js';
 import { isApiPath, pageFallback } from './common/page-fallback.js';
 import { registerRateLimit } from './common/rate-limit.js';
+import { acceptRequestId, runWithLogContext } from './common/request-context.js';
 import { securityHeaders } from './common/security-headers.js';
 import type { AppConfig } from './config/config.js';
 import { dueJobs } from './jobs/job.repository.js';
@@ -25,12 +25,9 @@ import { StoreDatabase } from './store/store.database.js';
 /** Largest accepted request body; checkout and contact bodies are a few KB. */
 export const BODY_LIMIT_BYTES = 100 * 1024;
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
-
-/** Keeps a caller's X-Request-Id (nginx, load balancer) when sane, else makes one. */
+/** Keeps a caller's X-Request-Id (nginx, the products process) when sane, else makes one. */
 function requestId(req: IncomingMessage): string {
-  const incoming = req.headers['x-request-id'];
-  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  return acceptRequestId(req.headers['x-request-id']);
 }
 
 export interface CreateAppOptions {
@@ -117,13 +114,22 @@ export async function configureApp(
   options: CreateAppOptions = {},
 ): Promise<NestFastifyApplication> {
   const logger = createLogger(config.logLevel);
+  const fastify = app.getHttpAdapter().getInstance();
+  // First of all hooks: every log line written while the request is handled carries its id
+  // (common/request-context.ts). Entered again before validation, as the body is read on
+  // the socket's callbacks, outside the context the first hook entered.
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    runWithLogContext({ requestId: request.id }, done);
+  });
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    runWithLogContext({ requestId: request.id }, done);
+  });
   // Before init: the plugin hooks the routes as Nest adds them.
   await registerRateLimit(app);
   app.setGlobalPrefix(API_PREFIX, { exclude: apiPrefixExclusions() });
   app.useGlobalFilters(new ApiExceptionFilter(app.get(HttpAdapterHost), logger));
   app.enableShutdownHooks();
 
-  const fastify = app.getHttpAdapter().getInstance();
   registerLingeringClose(fastify);
   // Set before the handler runs, so errors and 404s carry them too. A synchronous hook:
   // this runs on every request of the hot feed path.
@@ -148,16 +154,18 @@ export async function configureApp(
     (options.accessLog ?? true) && config.logLevel !== 'warn' && config.logLevel !== 'error';
   if (accessLog) {
     fastify.addHook('onResponse', (request, reply, done) => {
-      logger.log(
-        {
-          msg: 'request',
-          reqId: request.id,
-          method: request.method,
-          url: request.url,
-          statusCode: reply.statusCode,
-          ms: Math.round(reply.elapsedTime * 10) / 10,
-        },
-        'HTTP',
+      // The response may finish outside the request's context: its id is given here.
+      runWithLogContext({ requestId: request.id }, () =>
+        logger.log(
+          {
+            msg: 'request',
+            method: request.method,
+            url: request.url,
+            statusCode: reply.statusCode,
+            ms: Math.round(reply.elapsedTime * 10) / 10,
+          },
+          'HTTP',
+        ),
       );
       done();
     });

@@ -7,6 +7,7 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { maskSecrets } from '../common/log-masking.js';
+import { type LogContext, runWithLogContext } from '../common/request-context.js';
 import { SerialRunner } from '../common/serial-runner.js';
 import { JobRepository, type LeasedJob } from './jobs.port.js';
 import { backoffDelay } from './backoff.js';
@@ -97,7 +98,11 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     while (!this.lanes[lane].isStopped) {
       const job = await this.jobs.lease(leases, owner, clock());
       if (!job) return;
-      await this.run(job, owner, clock);
+      // Every log line the job writes names it and what it is about (an order's id, never
+      // an address): a job is no request, and the request that queued it is long answered.
+      await runWithLogContext(jobLogContext(job, this.handlers.handler(job.name)), () =>
+        this.run(job, owner, clock),
+      );
     }
   }
 
@@ -154,4 +159,22 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       await this.jobs.retry(job.id, owner, clock() + delay, error);
     }
   }
+}
+
+/** The job's name and id, and the ids its handler names it by (`describe`). */
+function jobLogContext(
+  job: LeasedJob,
+  handler: { describe?(payload: unknown): Record<string, unknown> } | undefined,
+): LogContext {
+  const context: LogContext = { job: job.name, jobId: job.id };
+  let described: Record<string, unknown> = {};
+  try {
+    described = handler?.describe?.(job.payload) ?? {};
+  } catch {
+    // A payload the handler cannot read fails in the handler, where it is logged.
+  }
+  for (const [field, value] of Object.entries(described)) {
+    if (typeof value === 'string' || typeof value === 'number') context[field] = value;
+  }
+  return context;
 }

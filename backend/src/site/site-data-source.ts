@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { currentRequestId } from '../common/request-context.js';
 import { FAQ_ENTRIES } from '../products/faq.data.js';
 import {
   ticketSchema,
@@ -26,8 +27,13 @@ const TICKET_TIMEOUT_MS = 3000;
 export function ticketReader(checkoutUrl: string) {
   return async (token: string, signal?: AbortSignal): Promise<TicketLookup> => {
     const timeout = AbortSignal.timeout(TICKET_TIMEOUT_MS);
+    // The page request's id goes along: the checkout side's log lines of this read carry it.
+    const requestId = currentRequestId();
     const response = await fetch(`${checkoutUrl}/api/tickets/${encodeURIComponent(token)}`, {
-      headers: { accept: 'application/json' },
+      headers: {
+        accept: 'application/json',
+        ...(requestId ? { 'x-request-id': requestId } : {}),
+      },
       signal: signal ? AbortSignal.any([signal as AbortSignal, timeout]) : timeout,
     });
     if (response.status === 404) return { status: 'not-found' };

@@ -4,6 +4,7 @@ import { type Job, JobHandlers, PermanentJobFailure } from '../../src/jobs/job-h
 import { JobOptions } from '../../src/jobs/job-options.js';
 import { JobRunner } from '../../src/jobs/job-runner.js';
 import { JobSignal } from '../../src/jobs/job-signal.js';
+import { logContext, runWithLogContext } from '../../src/common/request-context.js';
 import { InMemoryJobRepository, StoreData } from '../orders/support/in-memory-store.js';
 
 // docs/decisions/0011-one-job-runner.md: one runner, one lease, one retry policy; what a job
@@ -36,6 +37,28 @@ describe('backoffDelay', () => {
 });
 
 describe('JobRunner', () => {
+  it("names the job on every log line it writes, with its handler's ids, never a request's", async () => {
+    const { jobs, handlers, runner, data } = newRunner();
+    const contexts: unknown[] = [];
+    handlers.register<{ orderId: string; email: string }>('ticket-mail', {
+      run: async () => void contexts.push(logContext()),
+      describe: (payload) => ({ orderId: payload.orderId, tickets: 2 }),
+    });
+    await jobs.enqueue(
+      {
+        name: 'ticket-mail',
+        key: 'ord_7',
+        payload: { orderId: 'ord_7', email: 'gast@example.org' },
+      },
+      NOW,
+    );
+    // Woken while a request is handled: the job is not that request's.
+    await runWithLogContext({ requestId: 'anfrage-12345678' }, () => runner.runDue(NOW));
+    expect(contexts).toEqual([
+      { job: 'ticket-mail', jobId: data.jobs[0]!.id, orderId: 'ord_7', tickets: 2 },
+    ]);
+  });
+
   it('runs due jobs in the order they were queued, each once', async () => {
     const { jobs, handlers, runner, data } = newRunner();
     const ran: unknown[] = [];

@@ -205,9 +205,9 @@ describe('products API over HTTP with the embedded demo catalog', () => {
     const given = await app.inject({
       method: 'GET',
       url: '/api/health',
-      headers: { 'x-request-id': 'abc-123' },
+      headers: { 'x-request-id': 'abc-123-def' },
     });
-    expect(given.headers['x-request-id']).toBe('abc-123');
+    expect(given.headers['x-request-id']).toBe('abc-123-def');
     const made = await app.inject({
       method: 'GET',
       url: '/api/health',
