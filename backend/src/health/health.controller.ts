@@ -1,7 +1,7 @@
 import { Controller, Get, Header, HttpCode, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { AppConfig } from '../config/config.js';
-import { HealthIndicators } from './health-indicators.js';
+import { HealthIndicators, type HealthReport } from './health-indicators.js';
 
 @Controller('health')
 export class HealthController {
@@ -28,6 +28,17 @@ export class HealthController {
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
     const report = await this.indicators.report();
     reply.status(report.ok ? 200 : 503);
-    return { status: report.ok ? 'ready' : 'not_ready', ...report };
+    if (report.ok) return { status: 'ready', ...report };
+    return { status: 'not_ready', ...report, message: notReadyMessage(report.checks) };
   }
+}
+
+/** Why the process is not ready, in German: each failing check's own message, or its name. */
+function notReadyMessage(checks: Record<string, HealthReport>): string {
+  return Object.entries(checks)
+    .filter(([, check]) => !check.ok)
+    .map(([name, check]) =>
+      typeof check.message === 'string' ? check.message : `„${name}“ ist nicht bereit.`,
+    )
+    .join(' ');
 }

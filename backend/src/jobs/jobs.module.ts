@@ -5,6 +5,7 @@ import { KyselyJobRepository } from './job.repository.js';
 import { JobOptions } from './job-options.js';
 import { JobRunner } from './job-runner.js';
 import { JobSignal } from './job-signal.js';
+import { JobsHealth } from './jobs-health.js';
 import { JobRepository } from './jobs.port.js';
 
 /**
@@ -21,6 +22,7 @@ import { JobRepository } from './jobs.port.js';
     JobHandlers,
     JobSignal,
     JobRunner,
+    JobsHealth,
   ],
   exports: [JobHandlers, JobSignal, JobRepository],
 })
