@@ -17,6 +17,7 @@ const LINES: [keyof ErasureCounts, string][] = [
   ['waitlistEntries', 'Wartelisten-Einträge gelöscht'],
   ['contactMessages', 'Kontaktnachrichten gelöscht'],
   ['mails', 'Gespeicherte Mails gelöscht'],
+  ['reminderAddresses', 'Abmelde-Link für Erinnerungen gelöscht'],
 ];
 
 /** Exit code: 0 done, 2 no address given. */

@@ -99,6 +99,7 @@ describe('personal data on npm start', () => {
       mails: 0,
       contactMessages: 0,
       waitlistEntries: 0,
+      reminderAddresses: 0,
     });
   });
 

@@ -16,6 +16,11 @@ export interface ErasureCounts {
   contactMessages: number;
   /** Waiting-list entries deleted with their offers and mails. */
   waitlistEntries: number;
+  /**
+   * Addresses deleted from the reminders' list (rules "Reminders": the unsubscribe token
+   * and whether it was used), once nothing else in the store names them.
+   */
+  reminderAddresses: number;
 }
 
 /** Epoch ms before which each kind of personal data is no longer kept (docs/privacy.md). */

@@ -8,7 +8,15 @@ const UNPAID_STATUSES = ['open', 'expired', 'canceled'];
 const ORDER_BATCH = 200;
 
 export function noErasures(): ErasureCounts {
-  return { orders: 0, tickets: 0, scans: 0, mails: 0, contactMessages: 0, waitlistEntries: 0 };
+  return {
+    orders: 0,
+    tickets: 0,
+    scans: 0,
+    mails: 0,
+    contactMessages: 0,
+    waitlistEntries: 0,
+    reminderAddresses: 0,
+  };
 }
 
 function addCounts(into: ErasureCounts, more: Partial<ErasureCounts>): void {
@@ -117,6 +125,14 @@ export class KyselyPrivacyRepository extends PrivacyRepository {
         };
       }),
     );
+    // Last: an address whose orders were anonymised above leaves the reminders' list today.
+    let address = '';
+    for (;;) {
+      const batch = await this.database.write((db) => eraseUnnamedReminderAddresses(db, address));
+      if (!batch) break;
+      address = batch.last;
+      counts.reminderAddresses += batch.deleted;
+    }
     return counts;
   }
 
@@ -159,7 +175,10 @@ export class KyselyPrivacyRepository extends PrivacyRepository {
         .where((eb) => eb(eb.fn('lower', ['email']), '=', address))
         .executeTakeFirst();
       // rules "Reminders": the address's unsubscribe token (stored lower-case).
-      await db.deleteFrom('reminder_addresses').where('email', '=', address).execute();
+      const reminderAddresses = await db
+        .deleteFrom('reminder_addresses')
+        .where('email', '=', address)
+        .executeTakeFirst();
       return {
         ...noErasures(),
         orders: anonymised.orders + shopAnonymised.orders,
@@ -172,6 +191,7 @@ export class KyselyPrivacyRepository extends PrivacyRepository {
           db,
           entries.map((e) => e.id),
         ),
+        reminderAddresses: changed(reminderAddresses),
       };
     });
   }
@@ -365,6 +385,60 @@ async function anonymiseOrders(
     .where('holder', 'is not', null)
     .execute();
   return { orders: changed(orders), tickets: changed(tickets) };
+}
+
+/**
+ * rules "Reminders", docs/privacy.md: the next batch of the reminders' list after `after`
+ * (by address); of those, the addresses nothing else in the store names any more are
+ * deleted with their token and their unsubscribe. A reminder goes only to an address an
+ * order, an order made in the shop or a ticket passed on names, so an unsubscribe is kept
+ * exactly as long as it can stop one: while any of those (or a waiting-list entry, whose
+ * offer may become a ticket) still names the address, and no longer. Each of them keeps
+ * the address for its own period; the longest, a paid order's, is
+ * PERSONAL_DATA_DAYS_AFTER_EVENT days after its last event. Undefined when no address is
+ * left to look at.
+ */
+async function eraseUnnamedReminderAddresses(
+  db: StoreDb,
+  after: string,
+): Promise<{ last: string; deleted: number } | undefined> {
+  const batch = (
+    await db
+      .selectFrom('reminder_addresses')
+      .select('email')
+      .where('email', '>', after)
+      .orderBy('email')
+      .limit(ORDER_BATCH)
+      .execute()
+  ).map((r) => r.email);
+  if (batch.length === 0) return undefined;
+  // The reminders compare addresses trimmed and lower-case (reminders.repository.ts).
+  const named = new Set<string>();
+  const naming = [
+    ['orders', 'email'],
+    ['shop_orders', 'email'],
+    ['tickets', 'holder_email'],
+    ['waitlist_entries', 'email'],
+  ] as const;
+  for (const [table, column] of naming) {
+    const rows = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn<string>('lower', [eb.fn('trim', [column])]).as('address'))
+      .where((eb) => eb(eb.fn('lower', [eb.fn('trim', [column])]), 'in', batch))
+      .execute();
+    for (const row of rows) named.add(row.address);
+  }
+  const unnamed = batch.filter((email) => !named.has(email));
+  const deleted =
+    unnamed.length === 0
+      ? 0
+      : changed(
+          await db
+            .deleteFrom('reminder_addresses')
+            .where('email', 'in', unnamed)
+            .executeTakeFirst(),
+        );
+  return { last: batch[batch.length - 1]!, deleted };
 }
 
 type MailQuery = ReturnType<typeof selectMailIds>;

@@ -14,6 +14,7 @@ import { AppConfig } from '../../src/config/config.js';
 import { parseDatabaseUrl } from '../../src/config/config.js';
 import { KyselyPrivacyRepository } from '../../src/privacy/privacy.repository.js';
 import { KyselyJobRepository } from '../../src/jobs/job.repository.js';
+import { KyselyReminderRepository } from '../../src/reminders/reminders.repository.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
 import type { ErasureCounts } from '../../src/privacy/privacy.port.js';
 import { createTestDatabase, DATABASES } from '../orders/support/checkout-test-app.js';
@@ -78,6 +79,8 @@ describe.each(DATABASES)('personal data erasure (%s)', (kind) => {
       'holds',
       'waitlist_entries',
       'coupon_holds',
+      'reminder_addresses',
+      'shop_orders',
     ] as const) {
       await store.db.deleteFrom(table).execute();
     }
@@ -149,6 +152,7 @@ describe.each(DATABASES)('personal data erasure (%s)', (kind) => {
       mails: 1,
       contactMessages: 1,
       waitlistEntries: 1,
+      reminderAddresses: 0,
     });
     for (const id of ['unpaid-old', 'paid-past', 'merch-old', 'refunded-past']) {
       expect(await orderRow(id)).toMatchObject({ email: null, buyer_name: null, client_key: null });
@@ -206,7 +210,120 @@ describe.each(DATABASES)('personal data erasure (%s)', (kind) => {
       mails: 0,
       contactMessages: 0,
       waitlistEntries: 0,
+      reminderAddresses: 0,
     });
+  });
+
+  it("keeps an address on the reminders' list (and its unsubscribe) while the store names it anywhere, and deletes it with the last of it", async () => {
+    const reminderAddress = (email: string, unsubscribed: boolean) =>
+      store.db
+        .insertInto('reminder_addresses')
+        .values({
+          email,
+          token: `token-${email.replace(/\W/g, '-')}`,
+          unsubscribed_at: unsubscribed ? daysAgo(100) : null,
+          created_at: daysAgo(120),
+        })
+        .execute();
+    const person = (email: string) => ({ email, name: 'Ulla Muster' });
+    // Unsubscribed, with a ticket for an upcoming event; the order keeps the address as typed.
+    await seed.order('upcoming', 'paid', daysAgo(120), person(' Ulla@Example.org'), daysAgo(120));
+    await seed.ticket('upcoming', NOW + 10 * DAY_MS, 'Ulla Muster');
+    await reminderAddress('ulla@example.org', true);
+    // Unsubscribed, its last event 91 days ago: its order goes today, and the entry with it.
+    await seed.order('past', 'handedOff', daysAgo(200), person('vera@example.org'), daysAgo(200));
+    await seed.ticket('past', daysAgo(91), 'Vera Muster');
+    await reminderAddress('vera@example.org', true);
+    // Its last event 89 days ago: kept for two more days, with the order.
+    await seed.order('recent', 'handedOff', daysAgo(200), person('wim@example.org'), daysAgo(200));
+    await seed.ticket('recent', daysAgo(89), 'Wim Muster');
+    await reminderAddress('wim@example.org', true);
+    // A ticket passed on to the address, an order made in the shop, the waiting list.
+    await seed.order('buyer', 'paid', daysAgo(120), person('buyer@example.org'), daysAgo(120));
+    const passedOn = await seed.ticket('buyer', NOW + 5 * DAY_MS, 'Xaver Muster');
+    await store.db
+      .updateTable('tickets')
+      .set({ holder_email: 'xaver@example.org' })
+      .where('id', '=', passedOn)
+      .execute();
+    await reminderAddress('xaver@example.org', true);
+    await store.db
+      .insertInto('shop_orders')
+      .values({
+        id: 'shop-1',
+        number: '2001',
+        status: 'completed',
+        modified_at: daysAgo(10),
+        email: 'yara@example.org',
+        holder: 'Yara Muster',
+        total: 2500,
+        created_at: daysAgo(10),
+        updated_at: daysAgo(10),
+      })
+      .execute();
+    await reminderAddress('yara@example.org', false);
+    await seed.waitlistEntry('w-zoe', 'zoe@example.org', daysAgo(3), NOW + 20 * DAY_MS);
+    await reminderAddress('zoe@example.org', true);
+    // Nothing names it any more (erased on their own periods long ago).
+    await reminderAddress('alt@example.org', true);
+    await reminderAddress('alt2@example.org', false);
+
+    const counts = await sut.eraseExpired(retentionCutoffs(retentionPeriods(90), NOW));
+
+    expect(counts).toMatchObject({ orders: 1, reminderAddresses: 3 });
+    const left = async () =>
+      (
+        await store.db.selectFrom('reminder_addresses').select('email').orderBy('email').execute()
+      ).map((r) => r.email);
+    expect(await left()).toEqual([
+      'ulla@example.org',
+      'wim@example.org',
+      'xaver@example.org',
+      'yara@example.org',
+      'zoe@example.org',
+    ]);
+    // The unsubscribes kept still stop reminders to those who have tickets.
+    const unsubscribed = await new KyselyReminderRepository(store.db).unsubscribed([
+      'ulla@example.org',
+      'xaver@example.org',
+      'yara@example.org',
+    ]);
+    expect([...unsubscribed].sort()).toEqual(['ulla@example.org', 'xaver@example.org']);
+    expect(
+      (await sut.eraseExpired(retentionCutoffs(retentionPeriods(90), NOW))).reminderAddresses,
+    ).toBe(0);
+
+    // Two days on, Wim's order goes, and his entry with it.
+    const later = retentionCutoffs(retentionPeriods(90), NOW + 2 * DAY_MS);
+    expect(await sut.eraseExpired(later)).toMatchObject({ orders: 1, reminderAddresses: 1 });
+    expect(await left()).not.toContain('wim@example.org');
+  });
+
+  it("goes through a reminders' list longer than one batch", async () => {
+    for (let i = 0; i < 450; i += 1) {
+      await store.db
+        .insertInto('reminder_addresses')
+        .values({
+          email: `r${String(i).padStart(3, '0')}@example.org`,
+          token: `bulk-token-${i}`,
+          unsubscribed_at: i % 2 === 0 ? daysAgo(100) : null,
+          created_at: daysAgo(120),
+        })
+        .execute();
+    }
+    // One in the last batch is still named: kept.
+    await seed.order(
+      'r-live',
+      'paid',
+      daysAgo(20),
+      { email: 'r449@example.org', name: 'R' },
+      daysAgo(20),
+    );
+    await seed.ticket('r-live', NOW + DAY_MS, 'R');
+    const counts = await sut.eraseExpired(retentionCutoffs(retentionPeriods(90), NOW));
+    expect(counts.reminderAddresses).toBe(449);
+    const left = await store.db.selectFrom('reminder_addresses').select('email').execute();
+    expect(left).toEqual([{ email: 'r449@example.org' }]);
   });
 
   it('a shorter PERSONAL_DATA_DAYS_AFTER_EVENT erases sooner', async () => {
@@ -311,6 +428,12 @@ describe.each(DATABASES)('personal data erasure (%s)', (kind) => {
     await seed.contact('other@example.org', daysAgo(2));
     await seed.mail('order-mine-paid', 'gast@example.org', daysAgo(3));
     await seed.mail('order-theirs', 'other@example.org', daysAgo(3));
+    for (const email of ['gast@example.org', 'other@example.org']) {
+      await store.db
+        .insertInto('reminder_addresses')
+        .values({ email, token: `token-${email}`, unsubscribed_at: null, created_at: daysAgo(1) })
+        .execute();
+    }
 
     const counts = await sut.eraseAddress('  GAST@example.ORG ');
 
@@ -321,6 +444,7 @@ describe.each(DATABASES)('personal data erasure (%s)', (kind) => {
       mails: 1,
       contactMessages: 1,
       waitlistEntries: 1,
+      reminderAddresses: 1,
     });
     expect(await orderRow('mine-paid')).toMatchObject({
       email: null,
