@@ -130,8 +130,10 @@ describe('wallet passes on the ticket page (rules "Wallet passes")', () => {
     const googleButton = page.getByRole('button', { name: 'Zu Google Wallet hinzufügen' });
     await apple.waitFor({ timeout: 20_000 });
     await googleButton.waitFor();
-    await apple.scrollIntoViewIfNeeded();
     await page.screenshot({ path: '/tmp/wallet-ticket-page.png', fullPage: true });
+    // The buttons as the phone shows them, below the ticket's facts.
+    await googleButton.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: '/tmp/wallet-ticket-buttons.png' });
     expect(await axeViolations(page)).toEqual([]);
 
     // Apple: the link's answer as the browser gets it, and the file it downloads.
