@@ -76,27 +76,28 @@ export class AppMetrics {
       const now = Date.now();
       return { now, rows: await dueJobs(now) };
     });
+    // `job_name`, not `job`: Prometheus gives every series its scrape job's name as `job`.
     new Gauge({
       name: 'jobs_queue_depth',
       help: 'Due, unfinished jobs in the jobs table, by job name',
-      labelNames: ['job'] as const,
+      labelNames: ['job_name'] as const,
       registers: [this.registry],
       async collect() {
         const { rows } = await queue();
         this.reset();
-        for (const row of rows) this.set({ job: row.name }, row.depth);
+        for (const row of rows) this.set({ job_name: row.name }, row.depth);
       },
     });
     new Gauge({
       name: 'jobs_oldest_due_age_seconds',
       help: 'How long the oldest due, unfinished job of each name has been waiting',
-      labelNames: ['job'] as const,
+      labelNames: ['job_name'] as const,
       registers: [this.registry],
       async collect() {
         const { now, rows } = await queue();
         this.reset();
         for (const row of rows) {
-          this.set({ job: row.name }, Math.max(0, (now - row.oldestDueAt) / 1000));
+          this.set({ job_name: row.name }, Math.max(0, (now - row.oldestDueAt) / 1000));
         }
       },
     });

@@ -72,8 +72,8 @@ describe.each(DATABASES)('Prometheus metrics (README "Metriken", %s)', (kind) =>
     await jobs.enqueue({ name: 'metrics-probe', key: 'b', payload: null }, Date.now());
 
     const body = await (await fetch(url)).text();
-    expect(body).toContain('jobs_queue_depth{job="metrics-probe"} 2');
-    const age = /jobs_oldest_due_age_seconds\{job="metrics-probe"\} ([\d.]+)/.exec(body);
+    expect(body).toContain('jobs_queue_depth{job_name="metrics-probe"} 2');
+    const age = /jobs_oldest_due_age_seconds\{job_name="metrics-probe"\} ([\d.]+)/.exec(body);
     expect(Number(age?.[1])).toBeGreaterThanOrEqual(119);
     expect(Number(age?.[1])).toBeLessThan(600);
   });
