@@ -1,7 +1,8 @@
 // Makes a fresh clone ready: installs npm dependencies when the lockfile changed, and for
 // the test suite the system packages it drives (Chromium, nginx, docker-compose for the
 // static compose check, ffmpeg for the door test's camera video, poppler-utils for reading
-// the ticket PDF). Runs before `npm start` and `npm test`; a no-op when all is there.
+// the ticket PDF, prometheus for promtool). Runs before `npm start` and `npm test`; a no-op
+// when all is there.
 import { execSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,8 @@ if (forTests) {
     ['ffmpeg', '/usr/bin/ffmpeg'],
     // The printed-ticket tests read the PDF's text and render its page (pdftotext, pdftoppm).
     ['poppler-utils', '/usr/bin/pdftoppm'],
+    // promtool checks and unit-tests the alerting rules (ops/prometheus; about 19 MB).
+    ['prometheus', '/usr/bin/promtool'],
   ].filter(([, path]) => !existsSync(path));
   if (wanted.length > 0) {
     const names = wanted.map(([name]) => name).join(' ');
