@@ -33,6 +33,7 @@ import {
 import { measureTickets, percentile } from './tickets.bench.js';
 import { measureWallet, PKPASS_BUILD_BUDGET_MS, PKPASS_SIZE_BUDGET_KB } from './wallet.bench.js';
 import { measureWaitlist, WAITLIST_BUDGET_P95_MS } from './waitlist.bench.js';
+import { measureTls, TLS_BUDGET_RATIO } from './tls.bench.js';
 
 /**
  * The performance figures on this machine, over loopback: sizes, Lighthouse, feed and checkout
@@ -725,6 +726,34 @@ async function measureReminderPass(): Promise<void> {
   }
 }
 
+/**
+ * HTTPS beside plain HTTP through the same nginx (tls.bench.ts): GET / on a new connection,
+ * handshake included, alternating; the budget is the ratio of the two in the same run.
+ */
+async function measureHttps(): Promise<void> {
+  const tls = await measureTls(staticDir, RUNS);
+  row('tls', `GET / on a new connection over HTTP, median of ${tls.samples}`, tls.http, 'ms');
+  row(
+    'tls',
+    `GET / on a new connection over HTTPS (TLS 1.3, ECDSA P-256), median of ${tls.samples}`,
+    tls.https,
+    'ms',
+  );
+  row('tls', 'ratio HTTPS / HTTP (same nginx, alternating)', tls.ratio, 'x', {
+    op: '<=',
+    value: TLS_BUDGET_RATIO,
+  });
+  row('tls', 'HTTPS − HTTP (the handshake and encryption)', tls.extra, 'ms');
+  row(
+    'tls',
+    `the same over HTTPS, TLS session resumed (returning visitor), median of ${tls.samples}`,
+    tls.resumed,
+    'ms',
+  );
+  row('tls', 'ratio resumed HTTPS / HTTP', tls.resumedRatio, 'x');
+  if (tls.bad > 0) notes.push(`tls: ${tls.bad} answers other than 200`);
+}
+
 /** The organizer's budgets (organizer.bench.ts): dashboard, guest-list CSV and search, name badges. */
 async function measureOrganizerArea(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'awhh-bench-organizer-'));
@@ -783,7 +812,7 @@ function updateReadme(run: BenchResult): void {
 
 /**
  * BENCH_PARTS (comma-separated: sizes, lighthouse, pages, feed, checkout, tickets, door,
- * organizer, wallet, reminders, backup)
+ * organizer, wallet, reminders, backup, tls)
  * measures only those parts, e.g. while tuning one budget; the README table is written
  * only by a full run.
  */
@@ -812,6 +841,7 @@ describe('benchmark', () => {
     if (part('wallet')) await measureWalletPass();
     if (part('reminders')) await measureReminderPass();
     if (part('backup')) await measureBackupRestore();
+    if (part('tls')) await measureHttps();
 
     const run = result();
     const file = writeResults(run);

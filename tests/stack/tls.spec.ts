@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { createHash, X509Certificate } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -9,6 +7,7 @@ import { connect, type SecureVersion } from 'node:tls';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, VISITOR_USER_AGENT } from '../support/browser.js';
 import { freePorts } from '../support/site.js';
+import { makeTestCertificate, type TestCertificate } from '../support/test-certificate.js';
 import { startStackCli, type RunningStack } from './stack-support.js';
 
 // HTTPS in nginx (README "HTTPS"): `npm run stack` with TLS_CERT_FILE and TLS_KEY_FILE serves
@@ -19,65 +18,19 @@ import { startStackCli, type RunningStack } from './stack-support.js';
 let stack: RunningStack;
 let certDir: string;
 let tlsPort: number;
+let cert: TestCertificate;
 let caPem: string;
-let leafPem: string;
 let origin: string;
-
-/** A CA and a leaf for localhost and 127.0.0.1 signed by it (ECDSA P-256, as certbot's default). */
-function makeCertificates(dir: string): void {
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  openssl(
-    'req',
-    '-x509',
-    ...ec,
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.pem',
-    '-days',
-    '2',
-    '-subj',
-    '/CN=AWHH Test CA',
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-  );
-  openssl('req', ...ec, '-keyout', 'privkey.pem', '-out', 'leaf.csr', '-subj', '/CN=localhost');
-  writeFileSync(
-    join(dir, 'leaf.ext'),
-    'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n',
-  );
-  openssl(
-    'x509',
-    '-req',
-    '-in',
-    'leaf.csr',
-    '-CA',
-    'ca.pem',
-    '-CAkey',
-    'ca.key',
-    '-CAcreateserial',
-    '-out',
-    'fullchain.pem',
-    '-days',
-    '2',
-    '-extfile',
-    'leaf.ext',
-  );
-}
 
 beforeAll(async () => {
   certDir = mkdtempSync(join(tmpdir(), 'awhh-tls-'));
-  makeCertificates(certDir);
-  caPem = readFileSync(join(certDir, 'ca.pem'), 'utf8');
-  leafPem = readFileSync(join(certDir, 'fullchain.pem'), 'utf8');
+  cert = makeTestCertificate(certDir);
+  caPem = cert.caPem;
   tlsPort = (await freePorts(1))[0]!;
   origin = `https://localhost:${tlsPort}`;
   stack = await startStackCli({
-    TLS_CERT_FILE: join(certDir, 'fullchain.pem'),
-    TLS_KEY_FILE: join(certDir, 'privkey.pem'),
+    TLS_CERT_FILE: cert.certFile,
+    TLS_KEY_FILE: cert.keyFile,
     STACK_TLS_PORT: String(tlsPort),
     PUBLIC_URL: origin,
   });
@@ -240,14 +193,12 @@ describe('the door page in Chromium over HTTPS', () => {
   beforeAll(async () => {
     // Chromium trusts exactly this certificate's key (as if its CA were installed): a page
     // with a certificate error would get no service worker.
-    const spki = new X509Certificate(leafPem).publicKey.export({ type: 'spki', format: 'der' });
-    const pin = createHash('sha256').update(spki).digest('base64');
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
       headless: true,
       args: [
         ...CHROMIUM_ARGS,
-        `--ignore-certificate-errors-spki-list=${pin}`,
+        `--ignore-certificate-errors-spki-list=${cert.spkiPin}`,
         '--use-fake-ui-for-media-stream',
         '--use-fake-device-for-media-stream',
       ],
