@@ -24,6 +24,7 @@ import {
 } from './report.js';
 import { measureBackup } from './backup.bench.js';
 import { checkinRows, measureCheckin } from './checkin.bench.js';
+import { measureMetrics, metricsRows } from './metrics.bench.js';
 import { measureOrganizer, organizerRows } from './organizer.bench.js';
 import {
   measureReminders,
@@ -781,6 +782,18 @@ async function measureBackupRestore(): Promise<void> {
   }
 }
 
+/** The metrics budget (metrics.bench.ts): a scrape of /metrics on a store with 2,000 tickets. */
+async function measureMetricsScrape(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'awhh-bench-metrics-'));
+  try {
+    for (const r of metricsRows(await measureMetrics(dir))) {
+      row(r.group, r.metric, r.runs, r.unit, r.budget);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function result(): BenchResult {
   const cpu = cpus();
   return {
@@ -812,7 +825,7 @@ function updateReadme(run: BenchResult): void {
 
 /**
  * BENCH_PARTS (comma-separated: sizes, lighthouse, pages, feed, checkout, tickets, door,
- * organizer, wallet, reminders, backup, tls)
+ * organizer, wallet, reminders, backup, tls, metrics)
  * measures only those parts, e.g. while tuning one budget; the README table is written
  * only by a full run.
  */
@@ -842,6 +855,7 @@ describe('benchmark', () => {
     if (part('reminders')) await measureReminderPass();
     if (part('backup')) await measureBackupRestore();
     if (part('tls')) await measureHttps();
+    if (part('metrics')) await measureMetricsScrape();
 
     const run = result();
     const file = writeResults(run);
