@@ -16,6 +16,7 @@ import { HealthModule } from './health/health.module.js';
 import { OpsModule } from './ops/ops.module.js';
 import { ProductsModule } from './products/products.module.js';
 import { CalendarModule } from './calendar/calendar.module.js';
+import { ReturnsModule } from './returns/returns.module.js';
 import { RemindersModule } from './reminders/reminders.module.js';
 import { SiteModule } from './site/site.module.js';
 
@@ -55,6 +56,7 @@ export class AppModule {
         ShopModule,
         OrganizerModule,
         RemindersModule,
+        ReturnsModule,
       );
     }
     // SiteModule goes last (only with config.staticDir and when the products side is

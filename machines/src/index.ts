@@ -19,6 +19,7 @@ export * from './events/next-event.js';
 export * from './format/dates.js';
 export * from './format/html.js';
 export * from './order/order.machine.js';
+export * from './order/ticket-return.machine.js';
 export * from './door/door.types.js';
 export * from './door/door.verdict.js';
 export * from './door/door.machine.js';

@@ -456,6 +456,29 @@ describe('configuration from the environment', () => {
     );
   });
 
+  it('rules "Giving a ticket back": TICKET_RETURNS on by default, until 24 hours before, no fee; a fee in euros with a comma or a point', () => {
+    expect(parseConfig({}).ticketReturns).toEqual({ enabled: true, untilHours: 24, feeCents: 0 });
+    expect(
+      parseConfig({
+        TICKET_RETURNS: 'off',
+        TICKET_RETURN_UNTIL_HOURS: '48',
+        TICKET_RETURN_FEE_EUR: '2,50',
+      }).ticketReturns,
+    ).toEqual({ enabled: false, untilHours: 48, feeCents: 250 });
+    expect(parseConfig({ TICKET_RETURN_FEE_EUR: '3.05' }).ticketReturns?.feeCents).toBe(305);
+    expect(() => parseConfig({ TICKET_RETURNS: 'yes' })).toThrow(
+      'TICKET_RETURNS must be waitlist or off',
+    );
+    for (const bad of ['-1', '2.505', 'zwei']) {
+      expect(() => parseConfig({ TICKET_RETURN_FEE_EUR: bad })).toThrow(
+        'TICKET_RETURN_FEE_EUR must be an amount in euros',
+      );
+    }
+    expect(() => parseConfig({ TICKET_RETURN_UNTIL_HOURS: '721' })).toThrow(
+      'TICKET_RETURN_UNTIL_HOURS must be a number of hours from 0 to 720',
+    );
+  });
+
   it('rules "Reminders": REMINDER_HOURS_BEFORE, 24 by default, fractions allowed, never 0', () => {
     expect(parseConfig({}).reminderHoursBefore).toBe(24);
     expect(parseConfig({ REMINDER_HOURS_BEFORE: '2.5' }).reminderHoursBefore).toBe(2.5);

@@ -33,6 +33,9 @@ import {
   metricsPort,
   variable,
   ticketTransferUntilHours,
+  ticketReturns,
+  ticketReturnUntilHours,
+  ticketReturnFeeEur,
   reminderHoursBefore,
   waitlistOfferHours,
   wholeNumber,
@@ -189,6 +192,12 @@ export interface AppConfigShape {
    * (TICKET_TRANSFER_UNTIL_HOURS, default 2; rules "Named tickets").
    */
   ticketTransferUntilHours?: number;
+  /**
+   * rules "Giving a ticket back": TICKET_RETURNS (`waitlist` or `off`), the hours before the
+   * start until which a ticket can be given back (TICKET_RETURN_UNTIL_HOURS, 24) and what
+   * the guest pays for it in cents (TICKET_RETURN_FEE_EUR, 0). Absent: the defaults.
+   */
+  ticketReturns?: { enabled: boolean; untilHours: number; feeCents: number };
   /** Hours before the start the reminder goes out (REMINDER_HOURS_BEFORE, default 24; rules "Reminders"). */
   reminderHoursBefore?: number;
   /** Apple and Google Wallet (rules "Wallet passes"); absent or null: not offered. */
@@ -236,6 +245,7 @@ export class AppConfig implements AppConfigShape {
   readonly organizerEmail?: string | null;
   readonly organizerCode?: string | null;
   readonly ticketTransferUntilHours?: number;
+  readonly ticketReturns?: { enabled: boolean; untilHours: number; feeCents: number };
   readonly reminderHoursBefore?: number;
   readonly wallet?: WalletConfig;
   readonly metrics?: MetricsEndpoint | null;
@@ -597,6 +607,9 @@ const environment = z.preprocess(
     CHECKIN_CODE: variable(checkinCode),
     WAITLIST_OFFER_HOURS: variable(waitlistOfferHours),
     TICKET_TRANSFER_UNTIL_HOURS: variable(ticketTransferUntilHours),
+    TICKET_RETURNS: variable(ticketReturns),
+    TICKET_RETURN_UNTIL_HOURS: variable(ticketReturnUntilHours),
+    TICKET_RETURN_FEE_EUR: variable(ticketReturnFeeEur),
     REMINDER_HOURS_BEFORE: variable(reminderHoursBefore),
     PERSONAL_DATA_DAYS_AFTER_EVENT: variable(
       wholeNumber(DEFAULT_PERSONAL_DATA_DAYS_AFTER_EVENT, 1, MAX_PERSONAL_DATA_DAYS_AFTER_EVENT),
@@ -701,6 +714,11 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
     checkinCode: vars.CHECKIN_CODE,
     waitlistOfferHours: vars.WAITLIST_OFFER_HOURS,
     ticketTransferUntilHours: vars.TICKET_TRANSFER_UNTIL_HOURS,
+    ticketReturns: {
+      enabled: vars.TICKET_RETURNS === 'waitlist',
+      untilHours: vars.TICKET_RETURN_UNTIL_HOURS,
+      feeCents: vars.TICKET_RETURN_FEE_EUR,
+    },
     reminderHoursBefore: vars.REMINDER_HOURS_BEFORE,
     personalDataDaysAfterEvent: vars.PERSONAL_DATA_DAYS_AFTER_EVENT,
     maxTicketsPerOrder: vars.MAX_TICKETS_PER_ORDER,

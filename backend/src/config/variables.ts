@@ -242,6 +242,43 @@ export const ticketTransferUntilHours = z
   .default(2);
 
 /**
+ * TICKET_RETURNS: whether a guest can give a ticket back to the waiting list of a sold-out
+ * evening (rules "Giving a ticket back"): `waitlist` (the default) or `off`.
+ */
+export const ticketReturns = z
+  .enum(['waitlist', 'off'], {
+    error: (issue) =>
+      `must be waitlist or off (got "${String(issue.input)}") / muss waitlist oder off sein`,
+  })
+  .default('waitlist');
+
+/**
+ * TICKET_RETURN_UNTIL_HOURS: how many hours before the start a ticket can be given back and
+ * its place bought from the waiting list (rules "Giving a ticket back"); default 24.
+ */
+export const ticketReturnUntilHours = z
+  .string()
+  .refine((raw) => /^\d+(\.\d+)?$/.test(raw) && Number(raw) <= MAX_WAITLIST_OFFER_HOURS, {
+    error: (issue) =>
+      `must be a number of hours from 0 to ${MAX_WAITLIST_OFFER_HOURS} (got "${String(issue.input)}") / muss eine Stundenzahl von 0 bis ${MAX_WAITLIST_OFFER_HOURS} sein`,
+  })
+  .transform(Number)
+  .default(24);
+
+/**
+ * TICKET_RETURN_FEE_EUR: what a ticket given back keeps of its price, in euros with up to
+ * two decimals (rules "Giving a ticket back"); default 0.
+ */
+export const ticketReturnFeeEur = z
+  .string()
+  .refine((raw) => /^\d{1,4}([.,]\d{1,2})?$/.test(raw.trim()), {
+    error: (issue) =>
+      `must be an amount in euros such as 0 or 2.50 (got "${String(issue.input)}") / muss ein Betrag in Euro wie 0 oder 2,50 sein`,
+  })
+  .transform((raw) => Math.round(Number(raw.trim().replace(',', '.')) * 100))
+  .default(0);
+
+/**
  * REMINDER_HOURS_BEFORE: how many hours before an event's start its holders get the reminder
  * (rules "Reminders"); more than 0, fractions allowed, at most a month. Default 24.
  */

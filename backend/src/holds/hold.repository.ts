@@ -231,6 +231,27 @@ export class KyselyHoldRepository extends HoldRepository {
       .execute();
     return rows.map(toHold);
   }
+
+  async claimedBy(by: string): Promise<Hold[]> {
+    const rows = await this.db
+      .selectFrom('holds')
+      .selectAll()
+      .where('claimed_by', '=', by)
+      .orderBy('id')
+      .execute();
+    return rows.map(toHold);
+  }
+
+  async releaseLent(owner: string): Promise<number> {
+    const result = await this.db
+      .updateTable('holds')
+      .set({ released: 1 })
+      .where('owner', '=', owner)
+      .where('quantity', '<', 0)
+      .where('released', '=', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
 }
 
 function toHold(row: Selectable<HoldsTable>): Hold {

@@ -106,6 +106,13 @@ export abstract class HoldRepository {
   abstract claim(holdId: number, by: string, now: number): Promise<boolean>;
   /** The holds `by` claimed that have not lapsed count again for their owners; returns them. */
   abstract giveBack(by: string, now: number): Promise<Hold[]>;
+  /** The holds `by` claimed (released to it). */
+  abstract claimedBy(by: string): Promise<Hold[]>;
+  /**
+   * The owner's lent places (holds of fewer than 0 places, see `Holds.lend`) are released;
+   * returns how many holds that were.
+   */
+  abstract releaseLent(owner: string): Promise<number>;
   /**
    * Serialises the uses of this coupon until the transaction ends, so the count of its held
    * uses and the use it allows cannot interleave with another checkout's.

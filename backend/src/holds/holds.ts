@@ -16,7 +16,12 @@ export interface ClaimChange {
   hold: Hold;
   /** The owner that claimed the hold (or gives it back). */
   by: string;
-  change: 'claimed' | 'givenBack';
+  /**
+   * `claimed`: another owner took it over for a sale; `givenBack`: that owner gave up
+   * unsold and it counts for its own owner again; `sold`: that owner's sale took the
+   * places for good.
+   */
+  change: 'claimed' | 'givenBack' | 'sold';
 }
 
 /** Runs in the transaction that changed the claim, so the holder's own records change with it. */
@@ -112,6 +117,40 @@ export class Holds {
     for (const hold of await tx.get(HoldRepository).giveBack(owner, now)) {
       await this.tell(tx, { hold, by: owner, change: 'givenBack' });
     }
+  }
+
+  /**
+   * The owner's places count until `until`; with `sold`, its sale took them for good, and
+   * whoever keeps a hold it claimed hears so (`sold` in `onClaimChange`), in this
+   * transaction.
+   */
+  async keep(
+    tx: Transaction,
+    owner: string,
+    until: number,
+    options: { sold: boolean },
+  ): Promise<void> {
+    await tx.get(HoldRepository).keep(owner, until, options.sold);
+    if (!options.sold) return;
+    for (const hold of await tx.get(HoldRepository).claimedBy(owner)) {
+      await this.tell(tx, { hold, by: owner, change: 'sold' });
+    }
+  }
+
+  /**
+   * rules "Giving a ticket back": a place somebody gave back is lent to `owner` (a
+   * waiting-list entry) beside the hold of its offer: a hold of minus `quantity` places,
+   * counting until the same time. The two cancel out in every sum, so nobody but the
+   * offer's claimer sees the lent place as free (its claim leaves the offer's hold out of
+   * the sum and keeps the lent one in). Released with `releaseLent` once the place is
+   * bought or taken back (docs/decisions/0020-a-returned-ticket-lends-its-place.md).
+   */
+  async lend(
+    tx: Transaction,
+    lent: { owner: string; productKey: number; quantity: number; expiresAt: number },
+  ): Promise<void> {
+    if (lent.quantity <= 0) return;
+    await tx.get(HoldRepository).add([{ ...lent, quantity: -lent.quantity }]);
   }
 
   /**

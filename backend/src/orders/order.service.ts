@@ -656,7 +656,7 @@ export class OrderService {
       switch (effect) {
         case 'reservation.hold':
           // A paid order's places are sold; an async payment's are only kept.
-          await tx.get(HoldRepository).keep(orderId, HELD_UNTIL, order.paidAt !== null);
+          await this.holds.keep(tx, orderId, HELD_UNTIL, { sold: order.paidAt !== null });
           break;
         case 'reservation.release':
           // A checkout that lapsed unpaid or was canceled gives a hold it claimed back to its

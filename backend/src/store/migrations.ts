@@ -762,6 +762,46 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // rules "Giving a ticket back": a ticket offered back lends its place to the waiting
+    // list until somebody buys it (docs/decisions/0020-a-returned-ticket-lends-its-place.md).
+    '2026-12-05-001-ticket-returns': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('ticket_returns')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('ticket_id', 'text', (c) => c.notNull())
+          .addColumn('order_id', 'text', (c) => c.notNull())
+          .addColumn('product_key', 'integer', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('refund', 'integer', (c) => c.notNull())
+          .addColumn('fee', 'integer', (c) => c.notNull())
+          .addColumn('offer_id', 'integer')
+          .addColumn('taken_by', 'text')
+          .addColumn('refund_reference', 'text')
+          .addColumn('closes_at', 'bigint', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute();
+        // One live return per ticket: a second "Ticket zurückgeben" finds the first.
+        await db.schema
+          .createIndex('ticket_returns_live_idx')
+          .on('ticket_returns')
+          .column('ticket_id')
+          .unique()
+          .where(sql<boolean>`status in ('offered', 'taken', 'refunded')`)
+          .execute();
+        await db.schema
+          .createIndex('ticket_returns_unit_idx')
+          .on('ticket_returns')
+          .columns(['product_key', 'status'])
+          .execute();
+        await db.schema
+          .createIndex('ticket_returns_offer_idx')
+          .on('ticket_returns')
+          .column('offer_id')
+          .execute();
+      },
+    },
   };
 }
 

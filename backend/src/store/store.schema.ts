@@ -352,6 +352,32 @@ export interface ReminderAddressesTable {
   created_at: number;
 }
 
+/**
+ * rules "Giving a ticket back": a ticket offered back to the waiting list, its place lent
+ * to the offer in `offer_id` (docs/decisions/0020-a-returned-ticket-lends-its-place.md).
+ */
+export interface TicketReturnsTable {
+  id: string;
+  ticket_id: string;
+  order_id: string;
+  /** The stock unit whose place is lent. */
+  product_key: number;
+  /** `offered`, `withdrawn`, `lapsed`, `taken`, `refunded` (machines' ticketReturnMachine). */
+  status: string;
+  /** What goes back once the place is bought: the ticket's price less `fee`, cents. */
+  refund: number;
+  fee: number;
+  /** The waiting-list offer the place is lent to now, or null. */
+  offer_id: number | null;
+  /** The waiting-list buyer's order that took the place. */
+  taken_by: string | null;
+  refund_reference: string | null;
+  /** Epoch ms: after this nobody can take it (TICKET_RETURN_UNTIL_HOURS before the start). */
+  closes_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface StoreSchema {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
@@ -376,4 +402,5 @@ export interface StoreSchema {
   organizer_mail_recipients: OrganizerMailRecipientsTable;
   ticket_transfers: TicketTransfersTable;
   reminder_addresses: ReminderAddressesTable;
+  ticket_returns: TicketReturnsTable;
 }

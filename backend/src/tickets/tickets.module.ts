@@ -38,6 +38,6 @@ import { TicketRepository } from './tickets.port.js';
     TicketHolderService,
     TicketTransferJobs,
   ],
-  exports: [TicketSigner, TicketRepository, TicketOrders, TicketHolderService],
+  exports: [TicketSigner, TicketRepository, TicketOrders, TicketHolderService, TicketService],
 })
 export class TicketsModule {}

@@ -12,10 +12,15 @@ import { CatalogService } from '../catalog/catalog.service.js';
 import { CheckoutOptions } from '../orders/checkout.options.js';
 import { AppConfig } from '../config/config.js';
 import { JobSignal } from '../jobs/job-signal.js';
-import { PLACES_RELEASED } from '../holds/holds.js';
+import { Holds, PLACES_RELEASED } from '../holds/holds.js';
 import { findStockUnit } from '../holds/stock-unit.js';
-import { Store } from '../store/store.port.js';
-import { type WaitedUnit, type WaitlistOffer, WaitlistRepository } from './waitlist.port.js';
+import { Store, type Transaction } from '../store/store.port.js';
+import {
+  type WaitedUnit,
+  type WaitlistEntry,
+  type WaitlistOffer,
+  WaitlistRepository,
+} from './waitlist.port.js';
 import { newWaitlistToken } from './waitlist-links.js';
 import { waitlistMailJob } from './waitlist-mailer.js';
 import { WaitlistSignal } from './waitlist.signal.js';
@@ -69,6 +74,7 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(AppConfig) private readonly config: AppConfig,
     @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
     @Inject(JobSignal) private readonly jobs: JobSignal,
+    @Inject(Holds) private readonly holds: Holds,
     @Inject(WaitlistSignal) signal: WaitlistSignal,
   ) {
     signal.listen(() => this.kick());
@@ -127,6 +133,65 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
     return made;
   }
 
+  /**
+   * rules "Giving a ticket back": `places` places of the unit that returned tickets lend go
+   * to the oldest confirmed entries they fit, in the caller's transaction (which holds the
+   * unit's capacity lock). Each offer's hold is matched by a lent hold (`Holds.lend`), so
+   * the offers cost nothing against the stock and only their claimers can buy the places;
+   * they are never on sale to everyone. Returns the offers with their places.
+   */
+  async offerReturned(
+    tx: Transaction,
+    productKey: number,
+    places: number,
+    now: number,
+  ): Promise<WaitlistOffer[]> {
+    const queue = await tx.get(WaitlistRepository).queue(productKey);
+    const expiresAt = now + Math.round(this.config.waitlistOfferHours * 3_600_000);
+    const made: WaitlistOffer[] = [];
+    let left = places;
+    for (const entry of queue) {
+      if (left <= 0) break;
+      if (entry.quantity > left) continue;
+      const offer = await this.makeOffer(tx, entry, productKey, expiresAt, now);
+      if (!offer) continue;
+      await this.holds.lend(tx, {
+        owner: entry.id,
+        productKey,
+        quantity: entry.quantity,
+        expiresAt,
+      });
+      left -= entry.quantity;
+      made.push(offer);
+    }
+    if (made.length > 0) {
+      this.logger.log({ msg: 'returned places offered', offers: made.length });
+    }
+    return made;
+  }
+
+  /** The entry's offer, its places held claimable with the offer's token, and its mail. */
+  private async makeOffer(
+    tx: Transaction,
+    entry: WaitlistEntry,
+    productKey: number,
+    expiresAt: number,
+    now: number,
+  ): Promise<WaitlistOffer | null> {
+    if (!(await tx.get(WaitlistRepository).markOffered(entry.id))) return null;
+    const token = newWaitlistToken();
+    const [hold] = await tx
+      .get(HoldRepository)
+      .add([
+        { owner: entry.id, productKey, quantity: entry.quantity, expiresAt, claimToken: token },
+      ]);
+    const offer = await tx
+      .get(WaitlistRepository)
+      .createOffer({ entryId: entry.id, token, holdId: hold!.id }, now);
+    await tx.get(JobRepository).enqueue(waitlistMailJob.offer(entry.id, offer.id), now);
+    return offer;
+  }
+
   private offerPlaces(productKey: number, stock: number | null): Promise<WaitlistOffer[]> {
     // Unlimited: everything is on sale to everyone, so nothing ever comes free for the list.
     if (stock === null) return Promise.resolve([]);
@@ -151,18 +216,9 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
         if (free <= 0) break;
         const publicFree = Math.min(entry.publicFree ?? onSale, onSale);
         if (entry.quantity > free - publicFree) continue;
-        if (!(await tx.get(WaitlistRepository).markOffered(entry.id))) continue;
         // The offer's places are a hold of the entry's, claimable with the offer's token.
-        const token = newWaitlistToken();
-        const [hold] = await tx
-          .get(HoldRepository)
-          .add([
-            { owner: entry.id, productKey, quantity: entry.quantity, expiresAt, claimToken: token },
-          ]);
-        const offer = await tx
-          .get(WaitlistRepository)
-          .createOffer({ entryId: entry.id, token, holdId: hold!.id }, now);
-        await tx.get(JobRepository).enqueue(waitlistMailJob.offer(entry.id, offer.id), now);
+        const offer = await this.makeOffer(tx, entry, productKey, expiresAt, now);
+        if (!offer) continue;
         free -= entry.quantity;
         made.push(offer);
       }

@@ -31,6 +31,8 @@ import { WaitlistSignal } from './waitlist.signal.js';
     WaitlistMailer,
   ],
   // The organizer's dashboard shows the queue lengths (rules "The organizer").
-  exports: [WaitlistRepository],
+  // Returned tickets lend their places to the queue through the pass (rules "Giving a
+  // ticket back").
+  exports: [WaitlistRepository, WaitlistPass],
 })
 export class WaitlistModule {}

@@ -112,6 +112,12 @@ export abstract class WaitlistRepository {
   abstract markOfferActive(holdId: number): Promise<void>;
   /** An active offer becomes `declined`; false otherwise. */
   abstract declineOffer(offerId: number): Promise<boolean>;
+  /**
+   * rules "Giving a ticket back": an active offer whose lent place was taken back becomes
+   * `expired`, and its entry waits in the queue again (`confirmed`, its place in line kept);
+   * false when the offer was not active.
+   */
+  abstract withdrawOffer(offerId: number): Promise<boolean>;
   /** Active offers whose hold lapsed become `expired`; returns how many. */
   abstract expireOffers(now: number): Promise<number>;
   abstract counts(now: number): Promise<WaitlistCount[]>;

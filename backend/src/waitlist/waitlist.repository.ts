@@ -276,6 +276,24 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  async withdrawOffer(offerId: number): Promise<boolean> {
+    const withdrawn = await this.db
+      .updateTable('waitlist_offers')
+      .set({ status: 'expired' })
+      .where('id', '=', offerId)
+      .where('status', '=', 'active')
+      .returning(['entry_id'])
+      .executeTakeFirst();
+    if (!withdrawn) return false;
+    await this.db
+      .updateTable('waitlist_entries')
+      .set({ status: 'confirmed' })
+      .where('id', '=', withdrawn.entry_id)
+      .where('status', '=', 'offered')
+      .execute();
+    return true;
+  }
+
   async expireOffers(now: number): Promise<number> {
     const result = await this.db
       .updateTable('waitlist_offers')

@@ -58,11 +58,11 @@ export class WaitlistService {
   ) {
     // An offer's places are its hold: used while a checkout that claimed them holds them,
     // active again when that checkout is given up unpaid (rules "Waiting list").
-    holds.onClaimChange((tx, { hold, change }) =>
-      change === 'claimed'
-        ? tx.get(WaitlistRepository).markOfferClaimed(hold.id)
-        : tx.get(WaitlistRepository).markOfferActive(hold.id),
-    );
+    // A sale of the claimed places leaves the offer claimed.
+    holds.onClaimChange(async (tx, { hold, change }) => {
+      if (change === 'claimed') await tx.get(WaitlistRepository).markOfferClaimed(hold.id);
+      if (change === 'givenBack') await tx.get(WaitlistRepository).markOfferActive(hold.id);
+    });
   }
 
   /**
@@ -210,6 +210,8 @@ export class WaitlistService {
     const declined = await this.store.write(async (tx) => {
       if (!(await tx.get(WaitlistRepository).declineOffer(offer.id))) return false;
       await tx.get(HoldRepository).releaseHold(offer.holdId);
+      // A place a returned ticket lent to the offer goes back with it.
+      await tx.get(HoldRepository).releaseLent(offer.entryId);
       return true;
     });
     if (declined) {

@@ -34,4 +34,11 @@ describe('statechart diagrams in docs/', () => {
     expect(order).not.toContain('order_handedOff --> [*]');
     expect(order).toContain('order_refunded --> [*]');
   });
+
+  it('draws a ticket given back beside the order (rules "Giving a ticket back")', () => {
+    const order = machineDiagrams().find((d) => d.file === 'order.md')!.content;
+    expect(order).toContain('## A ticket given back (ticketReturnMachine)');
+    expect(order).toContain('ticketReturn_offered --> ticketReturn_taken : return.take');
+    expect(order).toContain('ticketReturn_taken --> ticketReturn_refunded : return.refunded');
+  });
 });

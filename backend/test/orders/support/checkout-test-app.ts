@@ -174,6 +174,7 @@ export async function resetStore(app: NestFastifyApplication): Promise<void> {
     'mails',
     // rules "Named tickets": transfers reference their tickets.
     'ticket_transfers',
+    'ticket_returns',
     'tickets',
     'jobs',
     'holds',

@@ -275,6 +275,16 @@ export class InMemoryHoldRepository extends HoldRepository {
     return structuredClone(given);
   }
 
+  async claimedBy(by: string): Promise<Hold[]> {
+    return structuredClone(this.data.holds.filter((h) => h.claimedBy === by));
+  }
+
+  async releaseLent(owner: string): Promise<number> {
+    const lent = this.data.holds.filter((h) => h.owner === owner && h.quantity < 0 && !h.released);
+    for (const h of lent) h.released = true;
+    return lent.length;
+  }
+
   async lockCouponUses(): Promise<void> {}
 
   async couponUsesHeld(code: string, holder: string | null, now: number) {
@@ -658,6 +668,7 @@ export class EmptyWaitlistRepository extends WaitlistRepository {
   markOfferClaimed = async () => undefined;
   markOfferActive = async () => undefined;
   declineOffer = async () => false;
+  withdrawOffer = async () => false;
   expireOffers = async () => 0;
   counts = async () => [];
   removeStartedBefore = async () => 0;
