@@ -11,7 +11,8 @@
 # restart, and the first certificate within minutes of being issued.
 set -eu
 
-conf=/etc/nginx/conf.d
+# The image's rendered configuration (tests/stack/tls-entrypoint.spec.ts points it elsewhere).
+conf="${AWHH_CONF_D:-/etc/nginx/conf.d}"
 me="$0"
 
 # "https <mtime of the certificate> <mtime of the key>", or "http" while either is missing.
