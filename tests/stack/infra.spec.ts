@@ -350,6 +350,32 @@ describe('docker-compose.yml', () => {
         '--config.file=/etc/prometheus/prometheus.yml',
       );
     });
+
+    it('scrapes each API service on the metrics port compose gives it, with the rules mounted beside', () => {
+      const prometheusYml = parse(
+        readFileSync(join(REPO_ROOT, 'ops', 'prometheus', 'prometheus.yml'), 'utf8'),
+      ) as {
+        rule_files: string[];
+        scrape_configs: {
+          job_name: string;
+          dns_sd_configs?: { names: string[]; port: number }[];
+        }[];
+      };
+      for (const name of ['products', 'checkout']) {
+        const job = prometheusYml.scrape_configs.find((c) => c.job_name === name);
+        expect(job?.dns_sd_configs).toEqual([
+          expect.objectContaining({
+            names: [name],
+            port: Number(service(name).environment!.METRICS_PORT),
+          }),
+        ]);
+      }
+      // Rule files resolve against prometheus.yml's folder, /etc/prometheus/ in the container.
+      const mounted = mounts(prometheus).map((m) => m[1]);
+      for (const rules of prometheusYml.rule_files) {
+        expect(mounted).toContain(`/etc/prometheus/${rules}`);
+      }
+    });
   });
 
   describe('nightly backup', () => {
