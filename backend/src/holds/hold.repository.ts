@@ -252,6 +252,19 @@ export class KyselyHoldRepository extends HoldRepository {
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
+
+  async lentTo(owner: string, productKey: number, now: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('holds')
+      .select((eb) => eb.fn.sum<number>('quantity').as('lent'))
+      .where('owner', '=', owner)
+      .where('product_key', '=', productKey)
+      .where('quantity', '<', 0)
+      .where('released', '=', 0)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return -Number(row?.lent ?? 0);
+  }
 }
 
 function toHold(row: Selectable<HoldsTable>): Hold {

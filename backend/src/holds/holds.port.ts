@@ -113,6 +113,8 @@ export abstract class HoldRepository {
    * returns how many holds that were.
    */
   abstract releaseLent(owner: string): Promise<number>;
+  /** Places of the unit lent to the owner now (its holds below 0 that count), as a positive number. */
+  abstract lentTo(owner: string, productKey: number, now: number): Promise<number>;
   /**
    * Serialises the uses of this coupon until the transaction ends, so the count of its held
    * uses and the use it allows cannot interleave with another checkout's.

@@ -88,6 +88,16 @@ export class Holds {
         ? found
         : undefined;
     const held = await tx.get(HoldRepository).heldByKey(limited, now, { holdId: claimable?.id });
+    if (claimable) {
+      // rules "Giving a ticket back": a place a returned ticket lent to the offer exists
+      // whatever the sums say meanwhile (a sale counted by its hold and by the catalog's
+      // stock at once, until the hold settles): its claimer always gets it.
+      const lent = await tx.get(HoldRepository).lentTo(claimable.owner, claimable.productKey, now);
+      const stock = lines.find((l) => l.productKey === claimable.productKey)?.stock;
+      if (lent > 0 && typeof stock === 'number') {
+        held.set(claimable.productKey, Math.min(held.get(claimable.productKey) ?? 0, stock - lent));
+      }
+    }
     const shortages = shortagesOf(lines, held);
     if (shortages.length > 0) return { shortages };
     await tx

@@ -285,6 +285,19 @@ export class InMemoryHoldRepository extends HoldRepository {
     return lent.length;
   }
 
+  async lentTo(owner: string, productKey: number, now: number): Promise<number> {
+    return -this.data.holds
+      .filter(
+        (h) =>
+          h.owner === owner &&
+          h.productKey === productKey &&
+          h.quantity < 0 &&
+          !h.released &&
+          h.expiresAt > now,
+      )
+      .reduce((sum, h) => sum + h.quantity, 0);
+  }
+
   async lockCouponUses(): Promise<void> {}
 
   async couponUsesHeld(code: string, holder: string | null, now: number) {
