@@ -1,10 +1,11 @@
 import type {
   Ticket,
+  TicketReturnView,
   TicketHolderRequest,
   TicketTransferRequest,
   TicketTransferResult,
 } from '@awhh/machines';
-import { ApiRequestError, apiGet, apiPost } from '@/lib/api-client';
+import { ApiRequestError, apiGet, apiPost, apiRequest } from '@/lib/api-client';
 
 export const ticketsApi = {
   ticket: (token: string) => `/api/tickets/${encodeURIComponent(token)}`,
@@ -12,6 +13,7 @@ export const ticketsApi = {
   resend: '/api/tickets/resend',
   holder: (token: string) => `/api/tickets/${encodeURIComponent(token)}/holder`,
   transfer: (token: string) => `/api/tickets/${encodeURIComponent(token)}/transfer`,
+  return: (token: string) => `/api/tickets/${encodeURIComponent(token)}/return`,
 } as const;
 
 /** rules "Named tickets": the API's answer for a token of a ticket passed on since. */
@@ -46,4 +48,18 @@ export function transferTicket(
   signal?: AbortSignal,
 ): Promise<TicketTransferResult> {
   return apiPost(ticketsApi.transfer(token), to, signal);
+}
+
+/** rules "Giving a ticket back": what the ticket page offers. */
+export function fetchTicketReturn(token: string, signal?: AbortSignal): Promise<TicketReturnView> {
+  return apiGet<TicketReturnView>(ticketsApi.return(token), signal);
+}
+
+/** rules "Giving a ticket back": offers it back (`POST`) or takes it back (`DELETE`). */
+export function changeTicketReturn(
+  token: string,
+  method: 'POST' | 'DELETE',
+  signal?: AbortSignal,
+): Promise<TicketReturnView> {
+  return apiRequest<TicketReturnView>(ticketsApi.return(token), { method, signal });
 }

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from 'react-router';
 import type { TicketHolderRequest, TicketTransferRequest } from '@awhh/machines';
 import { ApiRequestError } from '@/lib/api-client';
 import { apiAction } from '@/lib/form-action';
-import { nameTicket, resendTickets, transferTicket } from './api';
+import { changeTicketReturn, nameTicket, resendTickets, transferTicket } from './api';
 
 /** What the ticket forms of a page send to its action; no intent: the resend form. */
 export type TicketFormBody =
@@ -12,11 +12,13 @@ export type TicketFormBody =
       intent: 'holders';
       tickets: { token: string; label: string; holder: TicketHolderRequest }[];
     }
-  | { intent: 'transfer'; token: string; to: TicketTransferRequest };
+  | { intent: 'transfer'; token: string; to: TicketTransferRequest }
+  | { intent: 'return' | 'returnUndo'; token: string };
 
 /**
  * The action of the routes that show ticket forms (the ticket page, /success): the resend,
- * naming one ticket or several ("Wer kommt?", each with its own token) and passing one on.
+ * naming one ticket or several ("Wer kommt?", each with its own token), passing one on, and
+ * giving one back to the waiting list or taking it back.
  */
 export async function ticketFormsAction({ request }: ActionFunctionArgs) {
   const body = (await request.json()) as TicketFormBody;
@@ -39,6 +41,10 @@ export async function ticketFormsAction({ request }: ActionFunctionArgs) {
       });
     case 'transfer':
       return apiAction(() => transferTicket(body.token, body.to));
+    case 'return':
+      return apiAction(() => changeTicketReturn(body.token, 'POST'));
+    case 'returnUndo':
+      return apiAction(() => changeTicketReturn(body.token, 'DELETE'));
     default:
       return apiAction(() => resendTickets(body.email));
   }

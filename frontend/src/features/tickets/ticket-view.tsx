@@ -13,6 +13,7 @@ import { Alert, Skeleton } from '@/components/ui/feedback';
 import { ticketsApi } from './api';
 import { TicketHolderForm } from './holder-form';
 import { ResendTicketsForm } from './resend-form';
+import { TicketReturnPanel } from './return-panel';
 import { TransferTicketForm } from './transfer-form';
 import { TicketQr } from './ticket-qr';
 import { WalletButtons } from './wallet-buttons';
@@ -139,6 +140,8 @@ export function TicketView({ ticket: loaded }: TicketViewProps) {
               <WalletButtons token={ticket.token} />
             </div>
           )}
+
+          <TicketReturnPanel token={ticket.token} />
 
           {revoked ? null : (
             <>
