@@ -92,6 +92,32 @@ describe('calls to WooCommerce, Stripe and SMTP (README "Betrieb: Metriken")', (
     expect(await dependencyText(metrics.registry)).not.toContain('woocommerce');
   });
 
+  it("wraps the checkout side's Stripe and SMTP adapters, and neither test stand-in", async () => {
+    const stripeAndSmtp = await createTestApp({
+      MODULES: 'checkout',
+      STRIPE_SECRET_KEY: 'sk_test_metriken',
+      STRIPE_WEBHOOK_SECRET: 'whsec_metriken',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      MAIL_FROM: 'After Work Hamburg <tickets@example.org>',
+    });
+    const standIns = await createTestApp({ MODULES: 'checkout' });
+    try {
+      const wired = await dependencyText(appMetrics(stripeAndSmtp).registry);
+      for (const operation of ['createSession', 'retrieveSession', 'refund']) {
+        expect(wired).toContain(
+          `dependency_request_failures_total{dependency="stripe",operation="${operation}"} 0`,
+        );
+      }
+      expect(wired).toContain(
+        'dependency_request_failures_total{dependency="smtp",operation="send"} 0',
+      );
+      expect(await dependencyText(appMetrics(standIns).registry)).not.toMatch(/stripe|smtp/);
+    } finally {
+      await stripeAndSmtp.close();
+      await standIns.close();
+    }
+  });
+
   describe('on the app, against a fake WooCommerce', () => {
     let fake: FakeWooCommerce;
     let app: NestFastifyApplication;
