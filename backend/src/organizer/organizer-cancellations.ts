@@ -11,6 +11,7 @@ import { OrderService } from '../orders/order.service.js';
 import { OrderRepository } from '../orders/orders.port.js';
 import { PaymentsPort } from '../orders/payments/payments.port.js';
 import { ticketRefundPrice } from '../tickets/refunded-tickets.js';
+import { coversTicket } from '../tickets/ticket-refund.js';
 import { TicketRepository } from '../tickets/tickets.port.js';
 import { GUEST_NOT_FOUND_MESSAGE, ticketIdOf } from './organizer-guests.js';
 
@@ -103,16 +104,8 @@ export class OrganizerCancellations {
     await this.orderService.refundedBySite(
       order.id,
       { refundReference: refund.id, amount },
-      scope === 'ticket'
-        ? async (tx) => {
-            // This very ticket's price went back: rules "Refunds" count it first, so the
-            // partial refund covers it and no other ticket of the order.
-            await tx.get(TicketRepository).markRefunded([ticketId], Date.now());
-            await tx
-              .get(OrderRepository)
-              .addRefundedUnits(order.id, [{ position: ticket.linePosition, quantity: 1 }]);
-          }
-        : undefined,
+      // This very ticket's price went back: rules "Refunds" count it first.
+      scope === 'ticket' ? coversTicket(ticket) : undefined,
     );
     const after = await this.tickets.forOrder(order.id);
     const revoked = after.filter((t) => before.has(t.id) && t.status !== 'valid').map((t) => t.id);

@@ -20,6 +20,7 @@ import { OrderRepository } from '../orders/orders.port.js';
 import { PaymentsPort } from '../orders/payments/payments.port.js';
 import { Store } from '../store/store.port.js';
 import { TicketOrders } from '../tickets/ticket-orders.js';
+import { coversTicket } from '../tickets/ticket-refund.js';
 import { TicketRepository } from '../tickets/tickets.port.js';
 import { type TicketReturn, TicketReturnRepository } from './ticket-returns.port.js';
 
@@ -132,12 +133,7 @@ export class TicketReturnJobs implements OnModuleInit {
         await this.orderService.refundedBySite(
           order.id,
           { refundReference: refund.id, amount },
-          async (tx) => {
-            await tx.get(TicketRepository).markRefunded([ticket.id], Date.now());
-            await tx
-              .get(OrderRepository)
-              .addRefundedUnits(order.id, [{ position: ticket.linePosition, quantity: 1 }]);
-          },
+          coversTicket(ticket),
         );
       }
     } else {
