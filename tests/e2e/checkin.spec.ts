@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import {
   buyTickets,
@@ -100,13 +100,6 @@ async function eventually<T>(read: () => Promise<T>, expected: T, timeout = 20_0
     last = await read();
   }
   expect(last).toBe(expected);
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
 }
 
 async function unlock(page: Page) {

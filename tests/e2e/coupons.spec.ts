@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
@@ -50,14 +50,6 @@ describe('rules "Coupons" in the cart', () => {
     await context.close();
   });
 });
-
-/** Axe's findings on the page as it is now, one line per rule. */
-async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-}
 
 describe('rules "Coupons" at the checkout', () => {
   it('FIRMA15: /checkout asks for the address, refuses another with the reason and pays with a matching one (mobile width)', async () => {

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { moveEventToTonight } from '../support/door.js';
 import { startTarget, type RunningSite } from '../support/site.js';
@@ -213,13 +213,6 @@ afterAll(async () => {
   await site?.stop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
-
-async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-}
 
 async function openDoor(): Promise<{
   page: Page;

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { buyTickets, moveEventToTonight } from '../support/door.js';
 import { startTarget, type RunningSite } from '../support/site.js';
@@ -29,13 +29,6 @@ afterAll(async () => {
   await browser?.close();
   await site?.stop();
 });
-
-async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-}
 
 describe('the guest list on /veranstalter', () => {
   it('finds a guest, checks them in by hand (the door lists it after its download), renames them, cancels a ticket after confirming, exports CSV', async () => {

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { buyTickets } from '../support/door.js';
 import { startTarget, type RunningSite } from '../support/site.js';
@@ -41,12 +41,7 @@ afterAll(async () => {
  * The mail preview's frame is left out: it runs no script (sandboxed), so axe cannot enter
  * it, and it shows the mail, whose own layout the mail tests check.
  */
-async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).exclude('iframe[sandbox]').analyze();
-  return result.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-}
+const AXE = { exclude: 'iframe[sandbox]' };
 
 describe("the organizer's tools on /veranstalter", () => {
   it('downloads the badges, mails every holder once, renews the door code', async () => {
@@ -93,7 +88,7 @@ describe("the organizer's tools on /veranstalter", () => {
     await card.getByText(/Empfänger: 1 Adresse/).waitFor();
     await card.getByRole('button', { name: 'An mich testen' }).click();
     await card.getByText(/Testmail an .+ ist unterwegs\./).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeViolations(page, AXE)).toEqual([]);
     await page.screenshot({ path: '/tmp/veranstalter-nachricht.png', fullPage: true });
     await card.getByRole('button', { name: 'An alle senden' }).click();
     await card.getByRole('button', { name: 'Ja, jetzt senden' }).click();
@@ -134,7 +129,7 @@ describe("the organizer's tools on /veranstalter", () => {
         })
       ).status,
     ).toBe(200);
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeViolations(page, AXE)).toEqual([]);
 
     // The same badges from the guest list, with one click.
     await card.getByRole('link', { name: /Gästeliste/ }).click();

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { buyTickets, moveEventToTonight } from '../support/door.js';
 import { startTarget, type RunningSite } from '../support/site.js';
@@ -30,13 +30,6 @@ afterAll(async () => {
   await browser?.close();
   await site?.stop();
 });
-
-async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-}
 
 async function signIn(page: Page) {
   await page.goto(`${site.url}/veranstalter`);

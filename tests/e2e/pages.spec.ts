@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { CART_STORAGE_KEY, type BlogPostSummary, type EventSummary } from '@awhh/machines';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
@@ -136,10 +136,7 @@ describe('pages', () => {
       await page.goto(`${site.url}${path}`);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await page.waitForLoadState('networkidle');
-      const result = await new AxeBuilder({ page }).analyze();
-      const violations = result.violations.map(
-        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      );
+      const violations = await axeViolations(page);
       expect({ path, violations }).toEqual({ path, violations: [] });
     }
     await context.close();

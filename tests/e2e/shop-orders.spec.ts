@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { buyTickets, moveEventToTonight } from '../support/door.js';
 import { FakeWooCommerce } from '../support/fake-woocommerce.js';
@@ -65,13 +65,6 @@ async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined
 async function ticketStatus(token: string): Promise<string> {
   const res = await fetch(`${site.url}/api/tickets/${encodeURIComponent(token)}`);
   return ((await res.json()) as { status: string }).status;
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).options({ iframes: false }).analyze();
-  return result.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
 }
 
 /** /einlass unlocked with the door code, the event chosen, a ticket's token typed in. */
@@ -144,7 +137,7 @@ describe('the shop and the site never disagree', () => {
     await page.getByRole('status').getByText('Storniert', { exact: true }).waitFor();
     expect(await page.getByRole('img', { name: /QR-Code/ }).count()).toBe(0);
     await page.screenshot({ path: '/tmp/shop-cancelled-ticket.png', fullPage: true });
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeViolations(page, { iframes: false })).toEqual([]);
 
     await moveEventToTonight(site.dataDir, EVENT_ID);
     const door = await openPage(browser);
@@ -195,7 +188,7 @@ describe('the shop and the site never disagree', () => {
     await page.getByText('Gustav Gast').waitFor();
     await page.getByText(String(order.number)).waitFor();
     await page.screenshot({ path: '/tmp/shop-guest-ticket.png', fullPage: true });
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeViolations(page, { iframes: false })).toEqual([]);
 
     await moveEventToTonight(site.dataDir, EVENT_ID);
     const door = await openPage(browser);
@@ -248,7 +241,7 @@ describe('the shop and the site never disagree', () => {
     await page.getByRole('cell', { name: 'Abgleich' }).first().waitFor();
     await page.getByRole('cell', { name: 'tickets_revoked' }).first().waitFor();
     await page.screenshot({ path: '/tmp/shop-sweep-webhook-test.png', fullPage: true });
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeViolations(page, { iframes: false })).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -4,8 +4,8 @@ import { PNG } from 'pngjs';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
 import { startTarget, type RunningSite } from '../support/site.js';
-import { jsQR, verifiesWith } from '../support/tickets.js';
 import { SmtpSink } from '../support/smtp-sink.js';
+import { jsQR, verifiesWith } from '../support/tickets.js';
 
 // rules "Tickets and the door" with a real mail server: a purchase made in Chromium
 // (payments still on the test provider) is mailed over SMTP_URL; the mail's ticket link

@@ -1,7 +1,7 @@
 import type { JsonWebKey } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
 import { startTarget, type RunningSite } from '../support/site.js';
@@ -36,16 +36,8 @@ async function buyTwoTickets(page: Page) {
   await payInTestMode(page);
 }
 
-async function axeViolations(page: Page, legacy = false): Promise<string[]> {
-  // The mail's sandboxed frame runs no script, so axe cannot enter it (legacy mode skips it).
-  const result = await new AxeBuilder({ page })
-    .options({ iframes: false })
-    .setLegacyMode(legacy)
-    .analyze();
-  return result.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-}
+// The mail's sandboxed frame runs no script, so axe cannot enter it (legacy mode skips it).
+const AXE = { iframes: false, legacy: false };
 
 describe('tickets', () => {
   it('2 seats → 2 tickets on /success → ticket page with a QR code that verifies → mail with 2 PDFs on /mail-test', async () => {
@@ -62,7 +54,7 @@ describe('tickets', () => {
     await list.getByText(/Deine Tickets kommen auch per E-Mail/).waitFor();
     const mailbox = list.getByRole('link', { name: 'Zum Testpostfach' });
     expect(await mailbox.getAttribute('href')).toBe('/mail-test');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeViolations(page, AXE)).toEqual([]);
 
     await links.nth(1).click();
     await page.waitForURL('**/tickets/*');
@@ -97,7 +89,7 @@ describe('tickets', () => {
     );
     const robots = await page.locator('meta[name="robots"]').getAttribute('content');
     expect(robots).toBe('noindex, nofollow');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeViolations(page, AXE)).toEqual([]);
 
     // The outbox sends within seconds; the page refreshes itself.
     await page.goto(`${site.url}/mail-test`);
@@ -115,7 +107,7 @@ describe('tickets', () => {
     const frame = page.locator('iframe');
     expect(await frame.getAttribute('sandbox')).toBe('allow-popups allow-popups-to-escape-sandbox');
     await page.frameLocator('iframe').getByText(EVENT).first().waitFor();
-    expect(await axeViolations(page, true)).toEqual([]);
+    expect(await axeViolations(page, { ...AXE, legacy: true })).toEqual([]);
 
     expect(errors).toEqual([]);
     await context.close();

@@ -1,6 +1,5 @@
 import { verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { unzipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -10,6 +9,7 @@ import {
   makeGoogleTestAccount,
   TEST_PASS_TYPE_ID,
 } from '../../backend/test/tickets/support/wallet-keys.js';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
 import { startTarget, type RunningSite } from '../support/site.js';
@@ -40,13 +40,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.map(
-    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-}
 
 /** Only the variables that are set, as the stack's processes take them. */
 function envOf(...parts: NodeJS.ProcessEnv[]): Record<string, string> {
