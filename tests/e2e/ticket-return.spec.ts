@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
+import { linkIn, mailTo } from '../support/mailbox.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
 // rules "Giving a ticket back" on the embedded defaults: a buyer takes all four VIP places,
@@ -26,33 +27,6 @@ afterAll(async () => {
   await browser?.close();
   await site?.stop();
 });
-
-/** The text of the newest test-mailbox mail to `to` whose subject matches. */
-async function mailTo(to: string, subject: RegExp, count = 1): Promise<string> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const list = (await (await fetch(`${site.url}/api/mail-test/messages`)).json()) as {
-      id: string;
-      to: string;
-      subject: string;
-    }[];
-    const found = list.filter((m) => m.to.includes(to) && subject.test(m.subject));
-    if (found.length >= count) {
-      const mail = (await (
-        await fetch(`${site.url}/api/mail-test/messages/${encodeURIComponent(found[0]!.id)}`)
-      ).json()) as { text: string };
-      return mail.text;
-    }
-    if (Date.now() > deadline) throw new Error(`no mail "${subject}" to ${to}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
-
-function linkIn(text: string, kind: 'confirm' | 'offer'): string {
-  const match = new RegExp(`https?://[^\\s]*(/waitlist/${kind}/[A-Za-z0-9_-]+)`).exec(text);
-  if (!match) throw new Error(`no ${kind} link in the mail`);
-  return match[1]!;
-}
 
 describe('giving a ticket back (rules "Giving a ticket back")', () => {
   it('sold out with people waiting: "Ticket zurückgeben", its undo, the waiting visitor buys the place, the ticket is cancelled and its money goes back', async () => {
@@ -84,7 +58,9 @@ describe('giving a ticket back (rules "Giving a ticket back")', () => {
     await waitlist.getByLabel(/Datenschutzerklärung/).check();
     await waitlist.getByRole('button', { name: 'Auf die Warteliste' }).click();
     await waitlist.getByText('Fast geschafft!').waitFor();
-    await waiter.page.goto(`${site.url}${linkIn(await mailTo(WAITER, /bestätige/), 'confirm')}`);
+    await waiter.page.goto(
+      `${site.url}${linkIn(await mailTo(site.url, WAITER, /bestätige/), 'confirm')}`,
+    );
     await waiter.page.getByText('Du stehst auf der Warteliste').waitFor();
 
     // The buyer gives the first ticket back, by keyboard.
@@ -108,7 +84,7 @@ describe('giving a ticket back (rules "Giving a ticket back")', () => {
     expect(await page.getByText('Zeig diesen Code am Einlass.').isVisible()).toBe(true);
 
     // Taken back, and given back again: the waiting visitor gets a fresh offer.
-    await mailTo(WAITER, /Plätze frei/);
+    await mailTo(site.url, WAITER, /Plätze frei/);
     await page.getByRole('button', { name: 'Rückgabe zurücknehmen' }).click();
     await page.getByText('Ticket zurückgeben', { exact: true }).first().waitFor();
     await page.getByText('Ticket zurückgeben', { exact: true }).first().click();
@@ -116,7 +92,7 @@ describe('giving a ticket back (rules "Giving a ticket back")', () => {
     await offered.waitFor();
 
     // The waiting visitor's newest offer buys the place.
-    const offerMail = await mailTo(WAITER, /Plätze frei/, 2);
+    const offerMail = await mailTo(site.url, WAITER, /Plätze frei/, { count: 2 });
     await waiter.page.goto(`${site.url}${linkIn(offerMail, 'offer')}`);
     await waiter.page.getByRole('button', { name: 'In den Warenkorb und zur Kasse' }).click();
     await waiter.page.waitForURL('**/checkout?angebot=*');
@@ -136,7 +112,7 @@ describe('giving a ticket back (rules "Giving a ticket back")', () => {
     await page.getByText('Storniert', { exact: true }).waitFor();
     await page.screenshot({ path: '/tmp/ticket-return-taken.png', fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
-    await mailTo('karla@example.org', /^Ticket zurückgegeben/);
+    await mailTo(site.url, 'karla@example.org', /^Ticket zurückgegeben/);
 
     expect(buyer.errors).toEqual([]);
     expect(waiter.errors).toEqual([]);

@@ -3,6 +3,7 @@ import { axeViolations } from '../support/axe.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { moveEventToTonight } from '../support/door.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
+import { linkInMail } from '../support/mailbox.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
 // rules "Named tickets" in Chromium through the production topology, on a phone's width:
@@ -34,30 +35,6 @@ afterAll(async () => {
 
 function claims(token: string): { t: string; e: number; s: number; g?: number } {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
-}
-
-/** The ticket page's link in the newest test-mailbox mail to `to` whose subject starts so. */
-async function linkInMail(to: string, subject: string): Promise<string> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const list = (await (await fetch(`${site.url}/api/mail-test/messages`)).json()) as {
-      id: string;
-      to: string;
-      subject: string;
-    }[];
-    const found = list.filter((m) => m.to === to && m.subject.startsWith(subject));
-    if (found.length > 0) {
-      expect(found).toHaveLength(1);
-      const mail = (await (
-        await fetch(`${site.url}/api/mail-test/messages/${encodeURIComponent(found[0]!.id)}`)
-      ).json()) as { text: string };
-      const match = /\/tickets\/([A-Za-z0-9_.-]+)/.exec(mail.text);
-      expect(match).not.toBeNull();
-      return match![1]!;
-    }
-    if (Date.now() > deadline) throw new Error(`no mail "${subject}" to ${to}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
 }
 
 describe('named tickets and passing one on (rules "Named tickets")', () => {
@@ -128,7 +105,7 @@ describe('named tickets and passing one on (rules "Named tickets")', () => {
     expect(await axeViolations(page)).toEqual([]);
 
     // The new holder's mail brings a new link; the buyer is told.
-    const fresh = await linkInMail('mia@example.org', 'Ein Ticket für dich');
+    const fresh = await linkInMail(site.url, 'mia@example.org', 'Ein Ticket für dich');
     expect(fresh).not.toBe(tokens[2]);
     expect(claims(fresh)).toMatchObject({ t: claims(tokens[2]!).t, g: 1 });
     const notice = (await (await fetch(`${site.url}/api/mail-test/messages`)).json()) as {

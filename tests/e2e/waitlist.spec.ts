@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
+import { linkIn, mailTo } from '../support/mailbox.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
 // rules "Waiting list" on the embedded defaults, as the organizer would show it: a tier is
@@ -25,37 +26,6 @@ afterAll(async () => {
   await browser?.close();
   await site?.stop();
 });
-
-interface MailSummary {
-  id: string;
-  to: string;
-  subject: string;
-}
-
-/** The newest mail to `to` whose subject matches, from the test mailbox (/api/mail-test). */
-async function mailTo(to: string, subject: RegExp, timeoutMs = 20_000): Promise<string> {
-  const start = Date.now();
-  for (;;) {
-    const list = (await (
-      await fetch(`${site.url}/api/mail-test/messages`)
-    ).json()) as MailSummary[];
-    const found = list.find((m) => m.to.includes(to) && subject.test(m.subject));
-    if (found) {
-      const mail = (await (
-        await fetch(`${site.url}/api/mail-test/messages/${encodeURIComponent(found.id)}`)
-      ).json()) as { text: string };
-      return mail.text;
-    }
-    if (Date.now() - start > timeoutMs) throw new Error(`no mail "${subject}" to ${to}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function linkIn(text: string, kind: 'confirm' | 'offer'): string {
-  const match = new RegExp(`https?://[^\\s]*(/waitlist/${kind}/[A-Za-z0-9_-]+)`).exec(text);
-  if (!match) throw new Error(`no ${kind} link in the mail`);
-  return match[1]!;
-}
 
 async function shot(page: Page, name: string): Promise<void> {
   if (SCREENSHOTS)
@@ -98,7 +68,7 @@ describe('waiting list', () => {
     await waitlist.getByRole('button', { name: 'Auf die Warteliste' }).click();
     await waitlist.getByText('Fast geschafft!').waitFor();
 
-    await page.goto(`${site.url}${linkIn(await mailTo(WAITER, /bestätige/), 'confirm')}`);
+    await page.goto(`${site.url}${linkIn(await mailTo(site.url, WAITER, /bestätige/), 'confirm')}`);
     await page.getByText('Du stehst auf der Warteliste').waitFor();
     await shot(page, 'confirm');
 
@@ -106,7 +76,7 @@ describe('waiting list', () => {
     await first.page.getByRole('button', { name: 'Abbrechen' }).click();
     await first.page.waitForURL('**/checkout');
 
-    await page.goto(`${site.url}${linkIn(await mailTo(WAITER, /Plätze frei/), 'offer')}`);
+    await page.goto(`${site.url}${linkIn(await mailTo(site.url, WAITER, /Plätze frei/), 'offer')}`);
     await page.getByText(/^Gültig bis /).waitFor();
     await shot(page, 'offer');
     // Another visitor without the offer cannot take the held place.

@@ -12,6 +12,7 @@ import {
 import { axeViolations } from '../support/axe.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
+import { newestMail, type TestMail } from '../support/mailbox.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
 // rules "Wallet passes" in Chromium through the production topology, on a phone's width: a
@@ -65,25 +66,12 @@ async function buyOneTicket(site: RunningSite, page: Page): Promise<string> {
 }
 
 /** The ticket mail to Karla from the test mailbox, once the job has sent it. */
-async function ticketMail(site: RunningSite): Promise<{ html: string; text: string }> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const list = (await (await fetch(`${site.url}/api/mail-test/messages`)).json()) as {
-      id: string;
-      to: string;
-      subject: string;
-    }[];
-    const found = list.find(
-      (m) => m.to === 'karla@example.org' && m.subject.startsWith('Deine Tickets'),
-    );
-    if (found) {
-      return (await (
-        await fetch(`${site.url}/api/mail-test/messages/${encodeURIComponent(found.id)}`)
-      ).json()) as { html: string; text: string };
-    }
-    if (Date.now() > deadline) throw new Error('no ticket mail to karla@example.org');
-    await new Promise((r) => setTimeout(r, 300));
-  }
+function ticketMail(site: RunningSite): Promise<TestMail> {
+  return newestMail(
+    site.url,
+    (m) => m.to === 'karla@example.org' && m.subject.startsWith('Deine Tickets'),
+    { what: 'ticket mail to karla@example.org' },
+  );
 }
 
 /** The page's wallet options have been asked for (the buttons show only after that). */
