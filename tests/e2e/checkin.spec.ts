@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
-import { launchBrowser, openPage } from '../support/browser.js';
+import { openPage } from '../support/browser.js';
 import {
   buyTickets,
   FFMPEG_PATH,
@@ -13,7 +13,8 @@ import {
   type Purchase,
   qrVideo,
 } from '../support/door.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 
 // rules "Tickets and the door" in Chromium through the production topology: the door
 // code (CHECKIN_CODE) unlocks /einlass for a door session, a fake camera shows a ticket's
@@ -74,8 +75,7 @@ beforeAll(async () => {
   }
   // The stack runs as in production, where a generated code is never shown: the door
   // staff are given CHECKIN_CODE.
-  site = await startTarget({ CHECKIN_CODE: CODE });
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser({ CHECKIN_CODE: CODE }));
   const { page, context } = await openPage(browser);
   seats = await buyTickets(page, site.url, { eventPath: EVENT_PATH, tier: TIER, quantity: 4 });
   refunded = await buyTickets(page, site.url, { eventPath: EVENT_PATH, tier: TIER, quantity: 1 });
@@ -86,8 +86,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
+  await stopSiteAndBrowser({ site, browser });
   if (work) rmSync(work, { recursive: true, force: true });
 });
 

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
-import { launchBrowser, openPage } from '../support/browser.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { openPage } from '../support/browser.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 
 // rules "Coupons" on the embedded defaults: the demo coupon NURVIP holds only for the VIP
 // tier of the demo's tiered event; on a Regulär ticket the cart refuses it with the reason
@@ -15,14 +16,10 @@ let site: RunningSite;
 let browser: Browser;
 
 beforeAll(async () => {
-  site = await startTarget();
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser());
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+afterAll(() => stopSiteAndBrowser({ site, browser }));
 
 const header = (page: Page) => page.getByRole('banner');
 

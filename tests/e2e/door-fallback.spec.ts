@@ -6,9 +6,10 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
-import { launchBrowser, openPage } from '../support/browser.js';
+import { openPage } from '../support/browser.js';
 import { moveEventToTonight } from '../support/door.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 
 // rules "Tickets and the door" in Chromium through the production topology, for when the
 // QR code will not scan: the short code printed on the PDF, read back as pdftotext extracts
@@ -172,8 +173,7 @@ beforeAll(async () => {
     );
   }
   work = mkdtempSync(join(tmpdir(), 'awhh-door-fallback-'));
-  site = await startTarget({ CHECKIN_CODE: CODE });
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser({ CHECKIN_CODE: CODE }));
   const { page, context } = await openPage(browser);
   const buyer = { path: EVENT_PATH, tier: 'Regulär' };
   karla = (
@@ -209,8 +209,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
+  await stopSiteAndBrowser({ site, browser });
   if (work) rmSync(work, { recursive: true, force: true });
 });
 

@@ -1,8 +1,9 @@
 import type { Browser } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
-import { launchBrowser, openPage } from '../support/browser.js';
+import { openPage } from '../support/browser.js';
 import { buyTickets, moveEventToTonight } from '../support/door.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 
 // rules "The organizer", the guest list, in Chromium through the production topology: the
 // organizer finds a guest on a phone, checks them in by hand, and the door's /einlass lists
@@ -21,14 +22,10 @@ let site: RunningSite;
 let browser: Browser;
 
 beforeAll(async () => {
-  site = await startTarget({ ORGANIZER_CODE, CHECKIN_CODE: DOOR_CODE });
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser({ ORGANIZER_CODE, CHECKIN_CODE: DOOR_CODE }));
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+afterAll(() => stopSiteAndBrowser({ site, browser }));
 
 describe('the guest list on /veranstalter', () => {
   it('finds a guest, checks them in by hand (the door lists it after its download), renames them, cancels a ticket after confirming, exports CSV', async () => {

@@ -1,8 +1,9 @@
 import type { Browser } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
-import { launchBrowser, openPage } from '../support/browser.js';
+import { openPage } from '../support/browser.js';
 import { FakeWooCommerce } from '../support/fake-woocommerce.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 import { recordedShop, WP_APP_PASSWORDS, type WooCoupon } from '../support/woocommerce-fixtures.js';
 
 // rules "Hand-off refused" in Chromium, with the one fake WooCommerce: a paid order whose
@@ -23,13 +24,11 @@ let browser: Browser;
 
 beforeAll(async () => {
   woo = await FakeWooCommerce.start(recordedShop());
-  site = await startTarget({ ...woo.env, CATALOG_TTL_SECONDS: '0' });
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser({ ...woo.env, CATALOG_TTL_SECONDS: '0' }));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
+  await stopSiteAndBrowser({ site, browser });
   await woo?.stop();
 });
 

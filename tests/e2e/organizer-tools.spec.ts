@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
-import { launchBrowser, openPage } from '../support/browser.js';
+import { openPage } from '../support/browser.js';
 import { buyTickets } from '../support/door.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 
 // rules "The organizer" in Chromium through the production topology: on /veranstalter the
 // organizer downloads the event's name badges (from its card and from its guest list),
@@ -26,14 +27,12 @@ let browser: Browser;
 let dir: string;
 
 beforeAll(async () => {
-  site = await startTarget({ ORGANIZER_CODE });
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser({ ORGANIZER_CODE }));
   dir = mkdtempSync(join(tmpdir(), 'awhh-organizer-tools-'));
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
+  await stopSiteAndBrowser({ site, browser });
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
-import { launchBrowser, openPage } from '../support/browser.js';
+import { openPage } from '../support/browser.js';
 import { buyTickets, moveEventToTonight } from '../support/door.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 
 // rules "The organizer" in Chromium through the production topology: the organizer signs in
 // on /veranstalter with the code (the demo shop runs without WooCommerce), a visitor buys
@@ -22,14 +23,10 @@ let site: RunningSite;
 let browser: Browser;
 
 beforeAll(async () => {
-  site = await startTarget({ ORGANIZER_CODE, CHECKIN_CODE: DOOR_CODE });
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser({ ORGANIZER_CODE, CHECKIN_CODE: DOOR_CODE }));
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+afterAll(() => stopSiteAndBrowser({ site, browser }));
 
 async function signIn(page: Page) {
   await page.goto(`${site.url}/veranstalter`);

@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { CART_STORAGE_KEY, type BlogPostSummary, type EventSummary } from '@awhh/machines';
 import { axeViolations } from '../support/axe.js';
-import { launchBrowser, openPage } from '../support/browser.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { openPage } from '../support/browser.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 
 // Every route of rules §2 in Chromium against the built site on the embedded defaults.
 let site: RunningSite;
@@ -11,18 +12,14 @@ let event: EventSummary;
 let post: BlogPostSummary;
 
 beforeAll(async () => {
-  site = await startTarget();
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser());
   const events = (await (await fetch(`${site.url}/api/events`)).json()) as EventSummary[];
   const posts = (await (await fetch(`${site.url}/api/blog`)).json()) as BlogPostSummary[];
   event = events.find((e) => !e.past)!;
   post = posts[0]!;
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+afterAll(() => stopSiteAndBrowser({ site, browser }));
 
 const APPLE_PAY_ASSOCIATION_FILE = '/.well-known/apple-developer-merchantid-domain-association';
 

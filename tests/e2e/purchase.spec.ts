@@ -6,8 +6,9 @@ import {
   formatCents,
   type EventSummary,
 } from '@awhh/machines';
-import { launchBrowser, openPage } from '../support/browser.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { openPage } from '../support/browser.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 
 // The purchase journey (rules §4 Cart, rules "/checkout", "/success") on the embedded defaults (demo catalog, test provider).
 let site: RunningSite;
@@ -15,17 +16,13 @@ let browser: Browser;
 let next: EventSummary;
 
 beforeAll(async () => {
-  site = await startTarget();
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser());
   const events = (await (await fetch(`${site.url}/api/events`)).json()) as EventSummary[];
   next = events.find((e) => !e.past && e.availability !== 'sold_out')!;
   expect(next).toBeDefined();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+afterAll(() => stopSiteAndBrowser({ site, browser }));
 
 const header = (page: Page) => page.getByRole('banner');
 

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Browser } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
-import { launchBrowser, openPage } from '../support/browser.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { openPage } from '../support/browser.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 
 // rules "Reminders": the mails' "Keine Erinnerungen mehr" link in Chromium through the
 // production topology, on a phone's width. The page (served by the checkout side, plain HTML
@@ -37,8 +38,7 @@ function unsubscribedAt(): number | null {
 }
 
 beforeAll(async () => {
-  site = await startTarget();
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser());
   token = randomBytes(24).toString('base64url');
   const db = store();
   try {
@@ -51,10 +51,7 @@ beforeAll(async () => {
   }
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+afterAll(() => stopSiteAndBrowser({ site, browser }));
 
 describe('unsubscribing from reminders (rules "Reminders")', () => {
   it('asks in German, is axe clean at 390 px, and unsubscribes by keyboard alone', async () => {

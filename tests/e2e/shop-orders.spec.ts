@@ -6,6 +6,7 @@ import { axeViolations } from '../support/axe.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { buyTickets, moveEventToTonight } from '../support/door.js';
 import { FakeWooCommerce } from '../support/fake-woocommerce.js';
+import { stopSiteAndBrowser } from '../support/lifecycle.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 import { recordedShop, type WooOrder } from '../support/woocommerce-fixtures.js';
 
@@ -47,8 +48,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
+  await stopSiteAndBrowser({ site, browser });
   await woo?.stop();
 });
 

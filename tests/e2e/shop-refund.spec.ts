@@ -1,9 +1,10 @@
 import type { Browser } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
-import { launchBrowser, openPage } from '../support/browser.js';
+import { openPage } from '../support/browser.js';
 import { FakeWooCommerce } from '../support/fake-woocommerce.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 import { recordedShop } from '../support/woocommerce-fixtures.js';
 
 // rules "Refunds reach the shop" in the browser: a VIP ticket of the recorded WooCommerce
@@ -20,13 +21,11 @@ let browser: Browser;
 
 beforeAll(async () => {
   woo = await FakeWooCommerce.start(recordedShop());
-  site = await startTarget({ ...woo.env, CATALOG_TTL_SECONDS: '0' });
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser({ ...woo.env, CATALOG_TTL_SECONDS: '0' }));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
+  await stopSiteAndBrowser({ site, browser });
   await woo?.stop();
 });
 

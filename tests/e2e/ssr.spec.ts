@@ -7,8 +7,9 @@ import {
   type EventSummary,
   type MerchSummary,
 } from '@awhh/machines';
-import { launchBrowser, openPage, VISITOR_USER_AGENT } from '../support/browser.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { openPage, VISITOR_USER_AGENT } from '../support/browser.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 
 // rules "Rendering": every page is rendered on the server from the route modules the
 // browser hydrates. Crawlers and the first paint get the content without JavaScript; the
@@ -25,8 +26,7 @@ let post: BlogPostSummary;
 const getJson = async <T>(path: string) => (await (await fetch(`${site.url}${path}`)).json()) as T;
 
 beforeAll(async () => {
-  site = await startTarget();
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser());
   events = await getJson<EventSummary[]>('/api/events');
   const withTiers = events.find((e) => e.variants.length > 1) ?? events[0]!;
   tiered = await getJson<EventDetail>(`/api/events/${withTiers.slug}`);
@@ -34,10 +34,7 @@ beforeAll(async () => {
   post = (await getJson<BlogPostSummary[]>('/api/blog'))[0]!;
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+afterAll(() => stopSiteAndBrowser({ site, browser }));
 
 /** The page's text as a crawler reads it: the HTML without scripts, tags and entities. */
 async function crawl(path: string): Promise<{ status: number; text: string; html: string }> {

@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import type { EventSummary } from '@awhh/machines';
-import { launchBrowser, openPage } from '../support/browser.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { openPage } from '../support/browser.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 
 // rules §4 "Cart": one cart, synchronised between tabs of the same browser.
 let site: RunningSite;
@@ -9,16 +10,12 @@ let browser: Browser;
 let event: EventSummary;
 
 beforeAll(async () => {
-  site = await startTarget();
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser());
   const events = (await (await fetch(`${site.url}/api/events`)).json()) as EventSummary[];
   event = events.find((e) => !e.past && e.availability !== 'sold_out')!;
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+afterAll(() => stopSiteAndBrowser({ site, browser }));
 
 describe('tabs', () => {
   it('a ticket added in one tab shows in the badge and cart of another, and clearing it there empties both', async () => {

@@ -1,9 +1,10 @@
 import type { JsonWebKey } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { launchBrowser, openPage } from '../support/browser.js';
+import { openPage } from '../support/browser.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { jsQR, verifiesWith } from '../support/tickets.js';
 
@@ -21,16 +22,14 @@ let browser: Browser;
 
 beforeAll(async () => {
   smtp = await new SmtpSink().start();
-  site = await startTarget({
+  ({ site, browser } = await startSiteAndBrowser({
     SMTP_URL: smtp.url,
     MAIL_FROM: 'After Work Hamburg <tickets@awhh.test>',
-  });
-  browser = await launchBrowser();
+  }));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
+  await stopSiteAndBrowser({ site, browser });
   await smtp?.stop();
 });
 

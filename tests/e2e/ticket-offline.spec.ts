@@ -1,9 +1,10 @@
 import { formatTicketCode, type Ticket } from '@awhh/machines';
 import type { Browser } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { launchBrowser, openPage, VISITOR_USER_AGENT } from '../support/browser.js';
+import { openPage, VISITOR_USER_AGENT } from '../support/browser.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 import { jsQR } from '../support/tickets.js';
 
 // rules "Tickets and the door": a ticket's page needs one request. Its server HTML carries
@@ -23,8 +24,7 @@ let token: string;
 let second: string;
 
 beforeAll(async () => {
-  site = await startTarget();
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser());
   const { page, context } = await openPage(browser);
   await page.goto(`${site.url}${EVENT_PATH}`);
   await addTierToCart(page, TIER, 2);
@@ -41,10 +41,7 @@ beforeAll(async () => {
   await context.close();
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+afterAll(() => stopSiteAndBrowser({ site, browser }));
 
 function pageUrl(): string {
   return `${site.url}/tickets/${encodeURIComponent(token)}`;

@@ -1,9 +1,10 @@
 import type { Browser } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
-import { launchBrowser, openPage } from '../support/browser.js';
+import { openPage } from '../support/browser.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
 import { linkIn, mailTo } from '../support/mailbox.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import type { RunningSite } from '../support/site.js';
 
 // rules "Giving a ticket back" on the embedded defaults: a buyer takes all four VIP places,
 // somebody joins VIP's waiting list, the buyer gives one ticket back on its page (and takes
@@ -19,14 +20,10 @@ let site: RunningSite;
 let browser: Browser;
 
 beforeAll(async () => {
-  site = await startTarget();
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser());
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+afterAll(() => stopSiteAndBrowser({ site, browser }));
 
 describe('giving a ticket back (rules "Giving a ticket back")', () => {
   it('sold out with people waiting: "Ticket zurückgeben", its undo, the waiting visitor buys the place, the ticket is cancelled and its money goes back', async () => {

@@ -1,10 +1,11 @@
 import type { Browser } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
-import { launchBrowser, openPage } from '../support/browser.js';
+import { openPage } from '../support/browser.js';
 import { moveEventToTonight } from '../support/door.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
 import { linkInMail } from '../support/mailbox.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import type { RunningSite } from '../support/site.js';
 
 // rules "Named tickets" in Chromium through the production topology, on a phone's width:
 // three seats bought, named on /success ("Wer kommt?"), one passed on from its ticket page
@@ -24,14 +25,10 @@ let site: RunningSite;
 let browser: Browser;
 
 beforeAll(async () => {
-  site = await startTarget({ CHECKIN_CODE: CODE });
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser({ CHECKIN_CODE: CODE }));
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+afterAll(() => stopSiteAndBrowser({ site, browser }));
 
 function claims(token: string): { t: string; e: number; s: number; g?: number } {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));

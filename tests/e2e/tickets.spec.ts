@@ -2,9 +2,10 @@ import type { JsonWebKey } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { axeViolations } from '../support/axe.js';
-import { launchBrowser, openPage } from '../support/browser.js';
+import { openPage } from '../support/browser.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 import { jsQR, tampered, verifiesWith } from '../support/tickets.js';
 
 // rules "Tickets and the door" on the embedded defaults: two seats bought with the test
@@ -19,14 +20,10 @@ let site: RunningSite;
 let browser: Browser;
 
 beforeAll(async () => {
-  site = await startTarget();
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser());
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+afterAll(() => stopSiteAndBrowser({ site, browser }));
 
 /** Two seats of one tier → Kasse → the test provider's page → paid → /success. */
 async function buyTwoTickets(page: Page) {

@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { CART_STORAGE_KEY, cartItemId, formatCents } from '@awhh/machines';
-import { launchBrowser, openPage } from '../support/browser.js';
+import { openPage } from '../support/browser.js';
 import { payInTestMode } from '../support/journeys.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
+import type { RunningSite } from '../support/site.js';
 
 // rules "Everything the shop sells" on the embedded defaults: the demo's tiered event
 // (Early Bird sold out, Regulär, VIP on sale with 4 seats) and the T-shirt in sizes.
@@ -13,14 +14,10 @@ let site: RunningSite;
 let browser: Browser;
 
 beforeAll(async () => {
-  site = await startTarget();
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser());
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+afterAll(() => stopSiteAndBrowser({ site, browser }));
 
 const header = (page: Page) => page.getByRole('banner');
 

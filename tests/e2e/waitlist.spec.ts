@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, openPage } from '../support/browser.js';
+import { openPage } from '../support/browser.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
+import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
 import { linkIn, mailTo } from '../support/mailbox.js';
-import { startTarget, type RunningSite } from '../support/site.js';
+import type { RunningSite } from '../support/site.js';
 
 // rules "Waiting list" on the embedded defaults, as the organizer would show it: a tier is
 // bought out by an open checkout, a second visitor joins its waiting list and confirms
@@ -18,14 +19,10 @@ let site: RunningSite;
 let browser: Browser;
 
 beforeAll(async () => {
-  site = await startTarget();
-  browser = await launchBrowser();
+  ({ site, browser } = await startSiteAndBrowser());
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
+afterAll(() => stopSiteAndBrowser({ site, browser }));
 
 async function shot(page: Page, name: string): Promise<void> {
   if (SCREENSHOTS)
