@@ -7,7 +7,8 @@ import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
 import { openPage } from '../support/browser.js';
-import { moveEventToTonight } from '../support/door.js';
+import { buyTickets, moveEventToTonight } from '../support/door.js';
+import { KARLA } from '../support/journeys.js';
 import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
 import type { RunningSite } from '../support/site.js';
 
@@ -79,54 +80,6 @@ async function eventually<T>(read: () => Promise<T>, expected: T, timeout = 20_0
   expect(last).toBe(expected);
 }
 
-/** Seats bought in test mode as the given buyer; the tickets' tokens from /success. */
-async function buy(
-  page: Page,
-  {
-    path,
-    tier,
-    quantity,
-    name,
-    email,
-  }: {
-    path: string;
-    tier?: string;
-    quantity: number;
-    name: string;
-    email: string;
-  },
-): Promise<{ tokens: string[]; sessionId: string }> {
-  await page.goto(`${site.url}${path}`);
-  if (tier) {
-    await page
-      .getByRole('group', { name: 'Ticket wählen' })
-      .getByRole('radio', { name: tier })
-      .check();
-  }
-  for (let i = 1; i < quantity; i += 1) await page.getByRole('button', { name: 'Mehr' }).click();
-  await page.getByRole('button', { name: 'In den Warenkorb' }).click();
-  await page.getByText(/in den Warenkorb gelegt/).waitFor();
-  await page.goto(`${site.url}/checkout`);
-  await page.getByLabel(/Teilnahmebedingungen/).check();
-  await page.getByRole('button', { name: 'Zahlungspflichtig bestellen' }).click();
-  await page.waitForURL('**/api/checkout/test-provider/**');
-  await page.getByLabel('E-Mail-Adresse').fill(email);
-  await page.getByLabel('Vollständiger Name').fill(name);
-  await page.getByRole('button', { name: 'Jetzt bezahlen' }).click();
-  await page.waitForURL('**/success?session_id=*');
-  const sessionId = new URL(page.url()).searchParams.get('session_id') ?? '';
-  const links = page
-    .getByRole('region', { name: /^(Dein Ticket|Deine Tickets)$/ })
-    .getByRole('link', { name: /^Dein Ticket für/ });
-  await links.nth(quantity - 1).waitFor({ timeout: 20_000 });
-  const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
-  // The cart is cleared on /success; the next purchase starts empty.
-  return {
-    sessionId,
-    tokens: hrefs.map((href) => decodeURIComponent(href.split('/tickets/')[1] ?? '')),
-  };
-}
-
 /**
  * Gives a ticket the short code `code` in the site's store. The codes are random; one with a
  * 0 and a 1 in it shows that O and I or L are read as those. The PDF is drawn from the store
@@ -175,25 +128,25 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'awhh-door-fallback-'));
   ({ site, browser } = await startSiteAndBrowser({ CHECKIN_CODE: CODE }));
   const { page, context } = await openPage(browser);
-  const buyer = { path: EVENT_PATH, tier: 'Regulär' };
-  karla = (
-    await buy(page, { ...buyer, quantity: 3, name: 'Karla Kundin', email: 'karla@example.org' })
-  ).tokens;
+  const regular = { eventPath: EVENT_PATH, tier: 'Regulär' };
+  karla = (await buyTickets(page, site.url, { ...regular, quantity: 3, buyer: KARLA })).tokens;
   jonas = (
-    await buy(page, { ...buyer, quantity: 1, name: 'Jonas Müller', email: 'jonas@example.org' })
+    await buyTickets(page, site.url, {
+      ...regular,
+      quantity: 1,
+      buyer: { name: 'Jonas Müller', email: 'jonas@example.org' },
+    })
   ).tokens;
-  refunded = await buy(page, {
-    ...buyer,
+  refunded = await buyTickets(page, site.url, {
+    ...regular,
     quantity: 1,
-    name: 'Rita Rückgabe',
-    email: 'rita@example.org',
+    buyer: { name: 'Rita Rückgabe', email: 'rita@example.org' },
   });
   other = (
-    await buy(page, {
-      path: OTHER_PATH,
+    await buyTickets(page, site.url, {
+      eventPath: OTHER_PATH,
       quantity: 1,
-      name: 'Otto Anders',
-      email: 'otto@example.org',
+      buyer: { name: 'Otto Anders', email: 'otto@example.org' },
     })
   ).tokens;
   await context.close();

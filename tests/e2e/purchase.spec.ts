@@ -7,6 +7,7 @@ import {
   type EventSummary,
 } from '@awhh/machines';
 import { openPage } from '../support/browser.js';
+import { payOnTestProvider } from '../support/journeys.js';
 import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
 import type { RunningSite } from '../support/site.js';
 
@@ -68,16 +69,8 @@ describe('purchase', () => {
     await page.getByLabel(/Teilnahmebedingungen/).check();
     await order.click();
 
-    await page.waitForURL('**/api/checkout/test-provider/**');
     // rules "Everything the shop sells": the test provider asks for e-mail and name like Stripe.
-    await page.getByLabel('E-Mail-Adresse').fill('karla@example.org');
-    await page.getByLabel('Vollständiger Name').fill('Karla Kundin');
-    await page.getByRole('button', { name: 'Jetzt bezahlen' }).click();
-
-    await page.waitForURL('**/success?session_id=*');
-    await page
-      .getByRole('heading', { name: 'Danke für deine Bestellung!' })
-      .waitFor({ timeout: 20_000 });
+    await payOnTestProvider(page);
     const main = page.getByRole('main');
     await main.getByText(next.name, { exact: true }).waitFor();
     await main.getByText(formatCents(totals.total), { exact: true }).waitFor();

@@ -11,7 +11,7 @@ import {
 } from '../../backend/test/tickets/support/wallet-keys.js';
 import { axeViolations } from '../support/axe.js';
 import { launchBrowser, openPage } from '../support/browser.js';
-import { addTierToCart, payInTestMode } from '../support/journeys.js';
+import { buyTickets } from '../support/door.js';
 import { newestMail, type TestMail } from '../support/mailbox.js';
 import { startTarget, type RunningSite } from '../support/site.js';
 
@@ -53,16 +53,12 @@ function envOf(...parts: NodeJS.ProcessEnv[]): Record<string, string> {
 
 /** One ticket bought through the site; its page's token, from the success page ("Dein Ticket"). */
 async function buyOneTicket(site: RunningSite, page: Page): Promise<string> {
-  await page.goto(`${site.url}${EVENT_PATH}`);
-  await addTierToCart(page, TIER, 1);
-  await page.goto(`${site.url}/checkout`);
-  await payInTestMode(page);
-  const link = page
-    .getByRole('region', { name: /^Deine? Tickets?$/ })
-    .getByRole('link', { name: /^Dein Ticket für/ });
-  await link.first().waitFor({ timeout: 20_000 });
-  const href = (await link.first().getAttribute('href')) ?? '';
-  return decodeURIComponent(href.split('/tickets/')[1] ?? '');
+  const { tokens } = await buyTickets(page, site.url, {
+    eventPath: EVENT_PATH,
+    tier: TIER,
+    quantity: 1,
+  });
+  return tokens[0]!;
 }
 
 /** The ticket mail to Karla from the test mailbox, once the job has sent it. */

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser.js';
-import { payInTestMode } from './journeys.js';
+import { addTierToCart, type Buyer, payInTestMode } from './journeys.js';
 
 // Helpers of the door check-in journeys (rules "Tickets and the door").
 
@@ -73,22 +73,30 @@ export interface Purchase {
   sessionId: string;
 }
 
-/** Buys `quantity` seats of one tier in test mode and reads the tickets from /success. */
+/**
+ * Buys `quantity` seats in test mode (of `tier`, on an event with tiers) as `buyer` (Karla
+ * unless named) and reads the tickets from /success.
+ */
 export async function buyTickets(
   page: Page,
   siteUrl: string,
-  { eventPath, tier, quantity }: { eventPath: string; tier: string; quantity: number },
+  {
+    eventPath,
+    tier,
+    quantity,
+    buyer,
+  }: { eventPath: string; tier?: string; quantity: number; buyer?: Buyer },
 ): Promise<Purchase> {
   await page.goto(`${siteUrl}${eventPath}`);
-  await page
-    .getByRole('group', { name: 'Ticket wählen' })
-    .getByRole('radio', { name: tier })
-    .check();
-  for (let i = 1; i < quantity; i += 1) await page.getByRole('button', { name: 'Mehr' }).click();
-  await page.getByRole('button', { name: 'In den Warenkorb' }).click();
-  await page.getByText(/in den Warenkorb gelegt/).waitFor();
+  if (tier) {
+    await addTierToCart(page, tier, quantity);
+  } else {
+    for (let i = 1; i < quantity; i += 1) await page.getByRole('button', { name: 'Mehr' }).click();
+    await page.getByRole('button', { name: 'In den Warenkorb' }).click();
+    await page.getByText(/in den Warenkorb gelegt/).waitFor();
+  }
   await page.goto(`${siteUrl}/checkout`);
-  await payInTestMode(page);
+  await payInTestMode(page, buyer);
   const sessionId = new URL(page.url()).searchParams.get('session_id') ?? '';
   const links = page
     .getByRole('region', { name: /^(Dein Ticket|Deine Tickets)$/ })

@@ -1,16 +1,32 @@
 import type { Page } from 'playwright-core';
 
+/** Who pays on the test provider's page (it asks for e-mail and name, like Stripe Checkout). */
+export interface Buyer {
+  email: string;
+  name: string;
+}
+
+/** The buyer of the journeys unless one names another. */
+export const KARLA: Buyer = { email: 'karla@example.org', name: 'Karla Kundin' };
+
 /**
  * On /checkout with a filled cart: accept the terms, order, fill in the test provider's
- * page as a buyer would (e-mail and name, like Stripe Checkout), pay, and wait for the
- * thanks on /success.
+ * page as `buyer`, pay, and wait for the thanks on /success.
  */
-export async function payInTestMode(page: Page): Promise<void> {
+export async function payInTestMode(page: Page, buyer: Buyer = KARLA): Promise<void> {
   await page.getByLabel(/Teilnahmebedingungen/).check();
   await page.getByRole('button', { name: 'Zahlungspflichtig bestellen' }).click();
+  await payOnTestProvider(page, buyer);
+}
+
+/**
+ * After the order on /checkout: fill in the test provider's page as `buyer`, pay, and wait
+ * for the thanks on /success.
+ */
+export async function payOnTestProvider(page: Page, buyer: Buyer = KARLA): Promise<void> {
   await page.waitForURL('**/api/checkout/test-provider/**');
-  await page.getByLabel('E-Mail-Adresse').fill('karla@example.org');
-  await page.getByLabel('Vollständiger Name').fill('Karla Kundin');
+  await page.getByLabel('E-Mail-Adresse').fill(buyer.email);
+  await page.getByLabel('Vollständiger Name').fill(buyer.name);
   await page.getByRole('button', { name: 'Jetzt bezahlen' }).click();
   await page.waitForURL('**/success?session_id=*');
   await page
