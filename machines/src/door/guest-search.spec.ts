@@ -124,3 +124,15 @@ describe('a seat nobody was named for (rules "Named tickets")', () => {
     expect(search([ticket(null)], 'kund')).toEqual([]);
   });
 });
+
+describe('a guest by company (rules "Named tickets")', () => {
+  it('the company beside the name finds its guests, together with a name too', () => {
+    const jonas = ticket('Jonas Jansen', { company: 'Hafenkontor GmbH' });
+    const lena = ticket('Lena Lotse', { company: 'Hafenkontor GmbH' });
+    const other = ticket('Jonas Müller', { company: 'Elbblick AG' });
+    const tickets = [jonas, lena, other];
+    expect(search(tickets, 'hafenkontor').map((t) => t.id)).toEqual([jonas.id, lena.id]);
+    expect(search(tickets, 'jonas hafen').map((t) => t.id)).toEqual([jonas.id]);
+    expect(search(tickets, 'elbblick').map((t) => t.id)).toEqual([other.id]);
+  });
+});

@@ -2,7 +2,7 @@ import { guestEmailKey } from './ticket-code.js';
 import type { DoorTicket } from './door.types.js';
 
 // rules "Tickets and the door": the guest list at the door, searched on the phone from the
-// downloaded ticket list, offline. By name (two letters or more), by the buyer's e-mail
+// downloaded ticket list, offline. By name or company (two letters or more), by the buyer's e-mail
 // address (the list carries a key of it, not the address) or by the order number.
 
 /** Letters (or digits) a search needs before it lists anyone. */
@@ -56,8 +56,9 @@ export interface GuestIndex {
 export function guestIndex(eventId: number, tickets: Iterable<DoorTicket>): GuestIndex {
   const entries: GuestIndex['entries'] = [];
   for (const ticket of tickets) {
-    // A seat nobody was named for is found by its buyer (rules "Named tickets").
-    const known = ticket.holder ?? ticket.buyer ?? null;
+    // A seat nobody was named for is found by its buyer, and a guest by the company beside
+    // the name too (rules "Named tickets"): "Hafenkontor" finds everyone from there.
+    const known = [ticket.holder ?? ticket.buyer, ticket.company].filter(Boolean).join(' ');
     const name = known ? foldForSearch(known) : '';
     entries.push({ ticket, name, words: name ? name.split(' ') : [] });
   }
