@@ -6,12 +6,17 @@ import { axeViolations } from '../support/axe.js';
 import { openPage } from '../support/browser.js';
 import {
   buyTickets,
+  claims,
+  dismiss,
+  eventually,
   FFMPEG_PATH,
   hasFfmpeg,
   launchBrowserWithCamera,
+  listedAtDoor,
   moveEventToTonight,
   type Purchase,
   qrVideo,
+  verdict,
 } from '../support/door.js';
 import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
 import type { RunningSite } from '../support/site.js';
@@ -43,27 +48,7 @@ let seats: Purchase;
 /** One seat, refunded. */
 let refunded: Purchase;
 
-function claims(token: string): { t: string; e: number; s: number } {
-  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
-}
-
-async function doorApi<T>(path: string): Promise<T> {
-  const res = await fetch(`${site.url}${path}`, { headers: { authorization: `Bearer ${code}` } });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-interface ListedTicket {
-  id: string;
-  status: string;
-  checkedInAt?: string;
-  checkedInDevice?: string;
-}
-
-async function listed(ticketToken: string): Promise<ListedTicket> {
-  const list = await doorApi<{ tickets: ListedTicket[] }>(`/api/checkin/events/${eventId}/tickets`);
-  return list.tickets.find((t) => t.id === claims(ticketToken).t)!;
-}
+const listed = (token: string) => listedAtDoor(site.url, code, eventId, token);
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'awhh-door-'));
@@ -89,17 +74,6 @@ afterAll(async () => {
   await stopSiteAndBrowser({ site, browser });
   if (work) rmSync(work, { recursive: true, force: true });
 });
-
-/** Polls until `read` gives `expected` (the server applies a sync or refund within seconds). */
-async function eventually<T>(read: () => Promise<T>, expected: T, timeout = 20_000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  let last: T = await read();
-  while (last !== expected && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 300));
-    last = await read();
-  }
-  expect(last).toBe(expected);
-}
 
 async function unlock(page: Page) {
   await page.goto(`${site.url}/einlass`);
@@ -141,17 +115,6 @@ async function waitForOfflineReady(page: Page) {
 async function enterCode(page: Page, text: string) {
   await page.getByLabel('Ticket-Code eingeben').fill(text);
   await page.getByRole('button', { name: 'Prüfen' }).click();
-}
-
-async function verdict(page: Page, kind: string) {
-  const shown = page.locator(`[data-verdict="${kind}"]`);
-  await shown.waitFor({ timeout: 5_000 });
-  return shown;
-}
-
-async function dismiss(page: Page) {
-  await page.getByRole('button', { name: 'Weiter scannen' }).click();
-  await page.locator('[data-verdict]').waitFor({ state: 'detached' });
 }
 
 async function freshDoor(

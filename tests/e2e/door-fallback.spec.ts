@@ -2,15 +2,22 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
 import { openPage } from '../support/browser.js';
-import { buyTickets, moveEventToTonight } from '../support/door.js';
+import {
+  buyTickets,
+  claims,
+  dismiss,
+  eventually,
+  listedAtDoor,
+  moveEventToTonight,
+  verdict,
+} from '../support/door.js';
 import { KARLA } from '../support/journeys.js';
 import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
 import type { RunningSite } from '../support/site.js';
+import { runOnStore } from '../support/store.js';
 
 // rules "Tickets and the door" in Chromium through the production topology, for when the
 // QR code will not scan: the short code printed on the PDF, read back as pdftotext extracts
@@ -46,39 +53,7 @@ let refunded: { tokens: string[]; sessionId: string };
 /** A seat of another event. */
 let other: string[];
 
-function claims(token: string): { t: string; e: number; s: number } {
-  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
-}
-
-async function doorApi<T>(path: string): Promise<T> {
-  const res = await fetch(`${site.url}${path}`, { headers: { authorization: `Bearer ${CODE}` } });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-interface ListedTicket {
-  id: string;
-  status: string;
-  code?: string;
-  checkedInAt?: string;
-  checkedInDevice?: string;
-}
-
-async function listed(token: string): Promise<ListedTicket> {
-  const list = await doorApi<{ tickets: ListedTicket[] }>(`/api/checkin/events/${eventId}/tickets`);
-  return list.tickets.find((t) => t.id === claims(token).t)!;
-}
-
-/** Polls until `read` gives `expected` (a sync or refund lands within seconds). */
-async function eventually<T>(read: () => Promise<T>, expected: T, timeout = 20_000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  let last: T = await read();
-  while (last !== expected && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 300));
-    last = await read();
-  }
-  expect(last).toBe(expected);
-}
+const listed = (token: string) => listedAtDoor(site.url, CODE, eventId, token);
 
 /**
  * Gives a ticket the short code `code` in the site's store. The codes are random; one with a
@@ -86,24 +61,7 @@ async function eventually<T>(read: () => Promise<T>, expected: T, timeout = 20_0
  * on every request, so it prints this code.
  */
 async function setCode(ticketId: string, code: string): Promise<void> {
-  const databaseUrl = process.env.DATABASE_URL ?? '';
-  if (databaseUrl.startsWith('postgres')) {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query('update tickets set code = $1 where id = $2', [code, ticketId]);
-    } finally {
-      await client.end();
-    }
-    return;
-  }
-  const db = new Database(join(site.dataDir, 'awhh.db'), { fileMustExist: true });
-  try {
-    db.pragma('busy_timeout = 5000');
-    db.prepare('update tickets set code = ? where id = ?').run(code, ticketId);
-  } finally {
-    db.close();
-  }
+  await runOnStore(site.dataDir, 'update tickets set code = ? where id = ?', [code, ticketId]);
 }
 
 /** The short code as the ticket's PDF prints it, in the words pdftotext extracts. */
@@ -189,17 +147,6 @@ async function openDoor(): Promise<{
 async function enterCode(page: Page, text: string) {
   await page.getByLabel('Ticket-Code eingeben').fill(text);
   await page.getByRole('button', { name: 'Prüfen', exact: true }).click();
-}
-
-async function verdict(page: Page, kind: string) {
-  const shown = page.locator(`[data-verdict="${kind}"]`);
-  await shown.waitFor({ timeout: 5_000 });
-  return shown;
-}
-
-async function dismiss(page: Page) {
-  await page.getByRole('button', { name: 'Weiter scannen' }).click();
-  await page.locator('[data-verdict]').waitFor({ state: 'detached' });
 }
 
 describe('when the QR code will not scan (rules "Tickets and the door")', () => {

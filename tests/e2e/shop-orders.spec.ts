@@ -1,6 +1,3 @@
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
 import { launchBrowser, openPage } from '../support/browser.js';
@@ -8,6 +5,7 @@ import { buyTickets, moveEventToTonight } from '../support/door.js';
 import { FakeWooCommerce } from '../support/fake-woocommerce.js';
 import { stopSiteAndBrowser } from '../support/lifecycle.js';
 import { startTarget, type RunningSite } from '../support/site.js';
+import { runOnStore } from '../support/store.js';
 import { recordedShop, type WooOrder } from '../support/woocommerce-fixtures.js';
 
 // rules "Cancelled in the shop" and "Orders made in the shop" in Chromium, with the one
@@ -89,27 +87,11 @@ async function doorVerdict(page: Page, token: string, kind: string) {
  * every second.
  */
 async function sweepNow(): Promise<void> {
-  const now = Date.now();
-  const databaseUrl = process.env.DATABASE_URL ?? '';
-  if (databaseUrl.startsWith('postgres')) {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query("update jobs set next_attempt_at = $1 where name = 'shop-order-sweep'", [
-        now,
-      ]);
-    } finally {
-      await client.end();
-    }
-    return;
-  }
-  const db = new Database(join(site.dataDir, 'awhh.db'), { fileMustExist: true });
-  try {
-    db.pragma('busy_timeout = 5000');
-    db.prepare("update jobs set next_attempt_at = ? where name = 'shop-order-sweep'").run(now);
-  } finally {
-    db.close();
-  }
+  await runOnStore(
+    site.dataDir,
+    "update jobs set next_attempt_at = ? where name = 'shop-order-sweep'",
+    [Date.now()],
+  );
 }
 
 describe('the shop and the site never disagree', () => {

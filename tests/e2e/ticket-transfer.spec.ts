@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
 import { openPage } from '../support/browser.js';
-import { moveEventToTonight } from '../support/door.js';
+import { claims, moveEventToTonight } from '../support/door.js';
 import { addTierToCart, payInTestMode } from '../support/journeys.js';
 import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
 import { linkInMail } from '../support/mailbox.js';
@@ -29,10 +29,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => stopSiteAndBrowser({ site, browser }));
-
-function claims(token: string): { t: string; e: number; s: number; g?: number } {
-  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
-}
 
 describe('named tickets and passing one on (rules "Named tickets")', () => {
   it('"Wer kommt?" on /success, "Ticket weitergeben" on the ticket page, the old link void, the new holder greeted at the door', async () => {

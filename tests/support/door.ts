@@ -1,11 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser.js';
 import { addTierToCart, type Buyer, payInTestMode } from './journeys.js';
+import { runOnStore } from './store.js';
 
 // Helpers of the door check-in journeys (rules "Tickets and the door").
 
@@ -117,26 +115,67 @@ export async function buyTickets(
  */
 export async function moveEventToTonight(dataDir: string, eventId: number): Promise<string> {
   const startsAt = new Date(Date.now() + 2 * 3_600_000).toISOString();
-  const databaseUrl = process.env.DATABASE_URL ?? '';
-  if (databaseUrl.startsWith('postgres')) {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query('update tickets set starts_at = $1 where event_id = $2', [
-        startsAt,
-        eventId,
-      ]);
-    } finally {
-      await client.end();
-    }
-    return startsAt;
-  }
-  const db = new Database(join(dataDir, 'awhh.db'), { fileMustExist: true });
-  try {
-    db.pragma('busy_timeout = 5000');
-    db.prepare('update tickets set starts_at = ? where event_id = ?').run(startsAt, eventId);
-  } finally {
-    db.close();
-  }
+  await runOnStore(dataDir, 'update tickets set starts_at = ? where event_id = ?', [
+    startsAt,
+    eventId,
+  ]);
   return startsAt;
+}
+
+/** A ticket token's claims (ticket id `t`, event `e`, seat `s`; `g` once passed on), unchecked. */
+export function claims(token: string): { t: string; e: number; s: number; g?: number } {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+}
+
+/** A ticket as the door's list gives it to /einlass. */
+export interface ListedTicket {
+  id: string;
+  status: string;
+  code?: string;
+  checkedInAt?: string;
+  checkedInDevice?: string;
+}
+
+/** The door's list entry of the ticket `token`, read with the door code as /einlass does. */
+export async function listedAtDoor(
+  siteUrl: string,
+  doorCode: string,
+  eventId: number,
+  token: string,
+): Promise<ListedTicket> {
+  const path = `/api/checkin/events/${eventId}/tickets`;
+  const res = await fetch(`${siteUrl}${path}`, {
+    headers: { authorization: `Bearer ${doorCode}` },
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  const list = (await res.json()) as { tickets: ListedTicket[] };
+  return list.tickets.find((t) => t.id === claims(token).t)!;
+}
+
+/** Polls until `read` gives `expected` (the server applies a sync or refund within seconds). */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  expected: T,
+  timeout = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeout;
+  let last: T = await read();
+  while (last !== expected && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 300));
+    last = await read();
+  }
+  expect(last).toBe(expected);
+}
+
+/** The verdict `kind` (`data-verdict`) shown on /einlass within 5 s. */
+export async function verdict(page: Page, kind: string) {
+  const shown = page.locator(`[data-verdict="${kind}"]`);
+  await shown.waitFor({ timeout: 5_000 });
+  return shown;
+}
+
+/** "Weiter scannen": the verdict goes, the door is ready for the next ticket. */
+export async function dismiss(page: Page) {
+  await page.getByRole('button', { name: 'Weiter scannen' }).click();
+  await page.locator('[data-verdict]').waitFor({ state: 'detached' });
 }
