@@ -325,12 +325,14 @@ describe('docker-compose.yml', () => {
       expect(certbot.environment).toEqual({ DOMAIN: '${DOMAIN:-}', ACME_EMAIL: '${ACME_EMAIL:-}' });
     });
 
-    it('hands nginx the certificate of DOMAIN and its webroot, HTTPS on 8443', () => {
+    it('hands nginx the certificate of DOMAIN and its webroot, HTTPS on 8443, redirects to DOMAIN', () => {
       const env = nginx.environment!;
       expect(env.TLS_CERT_FILE).toBe('/etc/letsencrypt/live/${DOMAIN:-localhost}/fullchain.pem');
       expect(env.TLS_KEY_FILE).toBe('/etc/letsencrypt/live/${DOMAIN:-localhost}/privkey.pem');
       expect(env.TLS_LISTEN_PORT).toBe('8443');
       expect(env.ACME_WEBROOT).toBe('/var/www/certbot');
+      // Redirects go to the site's own domain, never to a client's Host header.
+      expect(env.HTTPS_ORIGIN).toBe('https://${DOMAIN:-localhost}');
     });
   });
 
