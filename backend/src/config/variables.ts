@@ -232,14 +232,19 @@ export const waitlistOfferHours = z
  * TICKET_TRANSFER_UNTIL_HOURS: how many hours before the start a ticket can still be passed
  * on (rules "Named tickets"); 0 up to the start itself, fractions allowed, at most a month.
  */
-export const ticketTransferUntilHours = z
-  .string()
-  .refine((raw) => /^\d+(\.\d+)?$/.test(raw) && Number(raw) <= MAX_WAITLIST_OFFER_HOURS, {
-    error: (issue) =>
-      `must be a number of hours from 0 to ${MAX_WAITLIST_OFFER_HOURS} (got "${String(issue.input)}") / muss eine Stundenzahl von 0 bis ${MAX_WAITLIST_OFFER_HOURS} sein`,
-  })
-  .transform(Number)
-  .default(2);
+/** Hours before an event's start, 0 (up to the start) to a month, fractions allowed. */
+function hoursBeforeStart(fallback: number) {
+  return z
+    .string()
+    .refine((raw) => /^\d+(\.\d+)?$/.test(raw) && Number(raw) <= MAX_WAITLIST_OFFER_HOURS, {
+      error: (issue) =>
+        `must be a number of hours from 0 to ${MAX_WAITLIST_OFFER_HOURS} (got "${String(issue.input)}") / muss eine Stundenzahl von 0 bis ${MAX_WAITLIST_OFFER_HOURS} sein`,
+    })
+    .transform(Number)
+    .default(fallback);
+}
+
+export const ticketTransferUntilHours = hoursBeforeStart(2);
 
 /**
  * TICKET_RETURNS: whether a guest can give a ticket back to the waiting list of a sold-out
@@ -256,14 +261,7 @@ export const ticketReturns = z
  * TICKET_RETURN_UNTIL_HOURS: how many hours before the start a ticket can be given back and
  * its place bought from the waiting list (rules "Giving a ticket back"); default 24.
  */
-export const ticketReturnUntilHours = z
-  .string()
-  .refine((raw) => /^\d+(\.\d+)?$/.test(raw) && Number(raw) <= MAX_WAITLIST_OFFER_HOURS, {
-    error: (issue) =>
-      `must be a number of hours from 0 to ${MAX_WAITLIST_OFFER_HOURS} (got "${String(issue.input)}") / muss eine Stundenzahl von 0 bis ${MAX_WAITLIST_OFFER_HOURS} sein`,
-  })
-  .transform(Number)
-  .default(24);
+export const ticketReturnUntilHours = hoursBeforeStart(24);
 
 /**
  * TICKET_RETURN_FEE_EUR: what a ticket given back keeps of its price, in euros with up to
