@@ -167,8 +167,7 @@ export class TicketReturns {
       await this.lendOpen(tx, current.productKey, now);
     });
     this.logger.log({ msg: 'ticket return withdrawn', returnId: live.id, ticketId: ticket.id });
-    const view = await this.view(token);
-    return view;
+    return this.view(token);
   }
 
   /**
