@@ -9,6 +9,7 @@ import {
   type BackendProcess,
   createCheckout,
   eventually,
+  waitsForRetry,
   sleep,
 } from './support/backend-process.js';
 import { openFakeShop, type FakeShop } from './support/fake-shop.js';
@@ -104,15 +105,7 @@ describe('fault: the checkout process killed with SIGKILL between issuing the ti
         const { tickets, jobs } = store();
         const now = Date.now();
         return (
-          tickets.length === 3 &&
-          jobs.length === 2 &&
-          jobs.every(
-            (j) =>
-              j.done_at === null &&
-              j.attempts >= 1 &&
-              j.lease_until === null &&
-              j.next_attempt_at > now + 700,
-          )
+          tickets.length === 3 && jobs.length === 2 && jobs.every((j) => waitsForRetry(j, now))
         );
       },
       20_000,

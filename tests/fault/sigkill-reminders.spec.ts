@@ -10,6 +10,7 @@ import {
   type BackendProcess,
   createCheckout,
   eventually,
+  waitsForRetry,
   sleep,
   startBackend,
 } from './support/backend-process.js';
@@ -172,16 +173,7 @@ describe('fault: the checkout process killed with SIGKILL while a due reminder w
       async () => {
         const { reminders } = store();
         const now = Date.now();
-        return (
-          reminders.length === 1 &&
-          reminders.every(
-            (j) =>
-              j.done_at === null &&
-              j.attempts >= 1 &&
-              j.lease_until === null &&
-              j.next_attempt_at > now + 700,
-          )
-        );
+        return reminders.length === 1 && reminders.every((j) => waitsForRetry(j, now));
       },
       20_000,
       'the reminder enqueued and waiting for its retry',

@@ -64,3 +64,24 @@ export async function createCheckout(
     }),
   });
 }
+
+/** A job row as the fault specs read it from the store. */
+export interface StoredJobRow {
+  done_at: number | null;
+  attempts: number;
+  lease_until: number | null;
+  next_attempt_at: number;
+}
+
+/**
+ * A job that failed at least once and waits, unleased, for a retry more than `marginMs`
+ * away: killing the process now kills it between two attempts, not during one.
+ */
+export function waitsForRetry(job: StoredJobRow, now: number, marginMs = 700): boolean {
+  return (
+    job.done_at === null &&
+    job.attempts >= 1 &&
+    job.lease_until === null &&
+    job.next_attempt_at > now + marginMs
+  );
+}
