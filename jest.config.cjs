@@ -58,6 +58,8 @@ module.exports = {
         ...jsSuffix,
       },
       setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
+      // Above testing-library's 15 s deadline (test/setup.ts), so a slow wait fails by its message.
+      testTimeout: 30_000,
       testMatch: [
         '<rootDir>/src/**/*.spec.{ts,tsx}',
         '<rootDir>/test/**/*.spec.{ts,tsx}',

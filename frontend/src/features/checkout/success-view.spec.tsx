@@ -35,7 +35,7 @@ describe('SuccessView (rules "/success")', () => {
     ).toBeInTheDocument();
     expect(onPaid).not.toHaveBeenCalled();
     expect(
-      await screen.findByText('Danke für deine Bestellung!', {}, { timeout: 4000 }),
+      await screen.findByText('Danke für deine Bestellung!'),
     ).toBeInTheDocument();
     expect(screen.getByText('1001')).toBeInTheDocument();
     expect(screen.getByText('44,82 €')).toBeInTheDocument();
