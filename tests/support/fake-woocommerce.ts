@@ -102,6 +102,7 @@ export class FakeWooCommerce {
   url = '';
   private readonly clock: () => Date;
   private readonly failures: Failure[] = [];
+  private halfMadeOrders = 0;
   private readonly slowPaths = new Map<string, number>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private server: Server | null = null;
@@ -164,6 +165,17 @@ export class FakeWooCommerce {
   /** The next `count` requests under `pathPrefix` fail with `status` (HTML body if asked). */
   failNext(count: number, status = 503, pathPrefix = '/', html = false, method?: string): void {
     this.failures.push({ status, remaining: count, pathPrefix, html, method });
+  }
+
+  /**
+   * The next `count` orders posted are stored and then the shop fails, as with a plugin's
+   * fatal error in the `woocommerce_new_order` hook (observed on a real shop): the order
+   * row stays `pending` with total 0.00, no line items, no stock taken, no coupon counted,
+   * but with the `meta_data` sent (the site's reference included); the answer is 500
+   * "There has been a critical error on this website."
+   */
+  storeOrderThenFail(count = 1): void {
+    this.halfMadeOrders += count;
   }
 
   /** Requests under `pathPrefix` wait `ms` more before answering. */
@@ -493,11 +505,18 @@ export class FakeWooCommerce {
     }
   }
 
-  /** The body is the order as it is now (`{"id": N}` once deleted), as PHP's json_encode writes it. */
+  /**
+   * The body is the order (or the product or variation) as it is now (`{"id": N}` once
+   * deleted), as PHP's json_encode writes it.
+   */
   private async deliver(hook: FakeWebhook, orderId: number): Promise<void> {
     const [resource, event] = hook.topic.split('.') as [string, string];
-    const order = [...this.orders, ...this.drafts].find((o) => o.id === orderId);
-    const body = event === 'deleted' ? { id: orderId } : order;
+    const found =
+      resource === 'product'
+        ? (this.variations.find((v) => v.id === orderId) ??
+          this.products.find((p) => p.id === orderId))
+        : [...this.orders, ...this.drafts].find((o) => o.id === orderId);
+    const body = event === 'deleted' ? { id: orderId } : found;
     if (!body) return;
     const rawBody = phpJson(body);
     if (this.lostDeliveries > 0) {
@@ -950,6 +969,22 @@ export class FakeWooCommerce {
     }
     const now = this.clock();
     const id = this.nextPostId();
+    if (this.halfMadeOrders > 0) {
+      this.halfMadeOrders -= 1;
+      const shell = this.orderRecord(id, { ...body, line_items: [] }, [], [], 'pending', now);
+      this.orders.push(shell);
+      return {
+        status: 500,
+        body: {
+          code: 'internal_server_error',
+          message:
+            '<p>There has been a critical error on this website.</p><p><a href="https://wordpress.org/documentation/article/faq-troubleshooting/">Learn more about troubleshooting WordPress.</a></p>',
+          data: { status: 500 },
+          additional_errors: [],
+        },
+        headers: { Link: API_LINK },
+      };
+    }
     const lines = (Array.isArray(body.line_items) ? body.line_items : [])
       .filter(isRecord)
       .map((posted) => this.orderLine(posted));
@@ -1073,6 +1108,31 @@ export class FakeWooCommerce {
     const now = this.clock();
     const date = wpDate(now);
     const amount = Number.parseFloat(String(posted.amount ?? '0'));
+    // WC_REST_Order_Refunds_Controller and wc_create_refund: a negative amount is the REST
+    // API's 400; more than is left to refund, wc_create_refund's exception as a 500.
+    if (!(amount >= 0)) {
+      return {
+        status: 400,
+        body: {
+          code: 'woocommerce_rest_invalid_order_refund',
+          message: 'Refund amount must be greater than zero.',
+          data: { status: 400 },
+        },
+        headers: apiHeaders(ALLOW_COLLECTION),
+      };
+    }
+    const refundedBefore = this.refundsOf(order.id).reduce((sum, r) => sum + cents(r.amount), 0);
+    if (Math.round(amount * 100) > cents(order.total) - refundedBefore) {
+      return {
+        status: 500,
+        body: {
+          code: 'woocommerce_rest_cannot_create_order_refund',
+          message: 'Invalid refund amount.',
+          data: { status: 500 },
+        },
+        headers: apiHeaders(ALLOW_COLLECTION),
+      };
+    }
     const id = this.nextPostId();
     const lineItems: Record<string, unknown>[] = [];
     for (const item of Array.isArray(posted.line_items) ? posted.line_items : []) {
@@ -1091,9 +1151,7 @@ export class FakeWooCommerce {
         total: money(-Math.round(total * 100)),
         meta_data: [{ id: this.nextItemId(), key: '_refunded_item_id', value: String(line.id) }],
       });
-      if (posted.restock_items === true && quantity > 0) {
-        this.restock(Number(line.product_id), Number(line.variation_id) || 0, quantity, now);
-      }
+      if (posted.restock_items === true && quantity > 0) this.restockRefunded(line, quantity, now);
     }
     const before = this.refundsOf(order.id).reduce((sum, r) => sum + Number(r.amount), 0);
     const full = Math.round((before + amount) * 100) >= Math.round(Number(order.total) * 100);
@@ -1141,6 +1199,35 @@ export class FakeWooCommerce {
     };
   }
 
+  /**
+   * wc_restock_refunded_items for one line (recorded: `orders.third.line-refund.*`): only a
+   * line whose stock was reduced (`_reduced_stock` not 0) goes back, by the refunded
+   * quantity; `_reduced_stock` goes down by it and `_restock_refunded_items` up. An order
+   * set to `refunded` keeps its `_reduced_stock`, so a later line refund with restock still
+   * puts its places back; a cancelled one has none left.
+   */
+  private restockRefunded(line: Record<string, unknown>, quantity: number, now: Date): void {
+    const meta = Array.isArray(line.meta_data)
+      ? (line.meta_data as { id?: unknown; key?: unknown; value?: unknown }[])
+      : [];
+    const reduced = meta.find((m) => m.key === '_reduced_stock');
+    if (!reduced || !(Number(reduced.value) > 0)) return;
+    this.restock(Number(line.product_id) || 0, Number(line.variation_id) || 0, quantity, now);
+    const left = String(Number(reduced.value) - quantity);
+    Object.assign(reduced, { value: left, display_value: left });
+    const tally = meta.find((m) => m.key === '_restock_refunded_items');
+    if (tally) {
+      const sum = String((Number(tally.value) || 0) + quantity);
+      Object.assign(tally, { value: sum, display_value: sum });
+    } else {
+      const q = String(quantity);
+      line.meta_data = [
+        ...meta,
+        itemMeta(this.nextMetaId(), '_restock_refunded_items', q, '_restock_refunded_items', q),
+      ];
+    }
+  }
+
   private restock(productId: number, variationId: number, quantity: number, now: Date): void {
     const product = this.products.find((p) => p.id === productId);
     const variation = variationId ? this.variations.find((v) => v.id === variationId) : undefined;
@@ -1154,6 +1241,8 @@ export class FakeWooCommerce {
     holder.stock_quantity += quantity;
     holder.stock_status = holder.stock_quantity > 0 ? 'instock' : 'outofstock';
     touch(holder, now);
+    // Observed: a stock change is delivered as `product.updated` of the product or variation.
+    this.queueDelivery('product.updated', holder.id);
   }
 
   /** WordPress hands out one id sequence for products, coupons, posts and orders. */
@@ -1215,6 +1304,7 @@ export class FakeWooCommerce {
     // WooCommerce does not refuse a paid order for missing stock: the count goes negative.
     holder.stock_quantity -= line.quantity;
     holder.stock_status = holder.stock_quantity > 0 ? 'instock' : 'outofstock';
+    this.queueDelivery('product.updated', holder.id);
     line.reducedStock = true;
     touch(holder, now);
   }

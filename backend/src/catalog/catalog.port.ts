@@ -27,6 +27,19 @@ export interface CatalogVariation {
 }
 
 /**
+ * When the shop was asked for the stock (and a coupon's use count) a catalog answer
+ * carries: epoch ms at the start of the request. A sale the shop confirmed before then is
+ * in that stock; one confirmed after is not (docs/ledger.md, "A sale counts once"). A
+ * symbol key: JSON leaves it out, a spread keeps it.
+ */
+export const SHOP_READ_AT: unique symbol = Symbol('shopReadAt');
+
+/** When the shop was asked for this answer; 0 (before every sale) when nobody noted it. */
+export function shopReadAt(answer: { [SHOP_READ_AT]?: number } | null | undefined): number {
+  return answer?.[SHOP_READ_AT] ?? 0;
+}
+
+/**
  * A feed product plus the full description HTML (raw from the CMS), which the feed leaves
  * out but the event page shows (sanitised), and for a variable product (`type:
  * "variable"`) its variations. Assignable to Product.
@@ -36,6 +49,7 @@ export type CatalogProduct = Product & {
   /** WooCommerce category ids (coupon restrictions name categories by id); not in the feed. */
   categoryIds?: number[];
   variants?: CatalogVariation[];
+  [SHOP_READ_AT]?: number;
 };
 
 export function isVariable(product: Pick<CatalogProduct, 'type'>): boolean {
@@ -46,7 +60,7 @@ export function isVariable(product: Pick<CatalogProduct, 'type'>): boolean {
  * A coupon as the catalog keeps it: every restriction WooCommerce's REST API returns
  * (rules "Coupons"; applied by `checkCoupon` in `@awhh/machines`). Amounts in euros or percent.
  */
-export type CatalogCoupon = CouponTerms;
+export type CatalogCoupon = CouponTerms & { [SHOP_READ_AT]?: number };
 
 export interface CatalogPost {
   id: number;

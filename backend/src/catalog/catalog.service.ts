@@ -10,6 +10,7 @@ import {
   type OrderHandOff,
   type OrderRefund,
   type RefundResult,
+  SHOP_READ_AT,
 } from './catalog.port.js';
 
 /** Coupon lookups are cached per code; bounded so random codes cannot grow memory. */
@@ -41,7 +42,13 @@ export class CatalogService implements OnApplicationBootstrap {
     health: HealthIndicators,
   ) {
     this.ttlMs = config.catalogTtlSeconds * 1000;
-    this.productsCache = new CachedResource(() => this.port.listProducts(), {
+    this.productsCache = new CachedResource(async () => {
+      // Copies: an adapter may hand out the same objects again, and an older answer must
+      // keep the moment it was read.
+      const readAt = Date.now();
+      const products = await this.port.listProducts();
+      return products.map((product) => ({ ...product, [SHOP_READ_AT]: readAt }));
+    }, {
       name: 'products',
       ttlMs: this.ttlMs,
       logger: this.logger,
@@ -109,7 +116,11 @@ export class CatalogService implements OnApplicationBootstrap {
         const oldest = this.couponCaches.keys().next().value;
         if (oldest !== undefined) this.couponCaches.delete(oldest);
       }
-      cache = new CachedResource(() => this.port.findCoupon(key), {
+      cache = new CachedResource(async () => {
+        const readAt = Date.now();
+        const coupon = await this.port.findCoupon(key);
+        return coupon && { ...coupon, [SHOP_READ_AT]: readAt };
+      }, {
         name: `coupon:${key}`,
         ttlMs: this.ttlMs,
         logger: this.logger,

@@ -43,24 +43,12 @@ export class KyselyHoldRepository extends HoldRepository {
       .execute();
   }
 
-  heldByKey(
-    productKeys: readonly number[],
-    now: number,
-    except: HeldExcept = {},
-  ): Promise<Map<number, number>> {
-    return this.sumByKey(productKeys, now, except, false);
-  }
-
-  unsoldHeldByKey(productKeys: readonly number[], now: number): Promise<Map<number, number>> {
-    return this.sumByKey(productKeys, now, {}, true);
-  }
-
   /** One statement: a checkout's capacity check is on its hot path (holds_capacity_idx covers it). */
-  private async sumByKey(
+  async heldByKey(
     productKeys: readonly number[],
     now: number,
-    except: HeldExcept,
-    unsoldOnly: boolean,
+    readAt: number,
+    except: HeldExcept = {},
   ): Promise<Map<number, number>> {
     if (productKeys.length === 0) return new Map();
     let query = this.db
@@ -68,10 +56,10 @@ export class KyselyHoldRepository extends HoldRepository {
       .select((eb) => ['product_key', eb.fn.sum<number>('quantity').as('held')])
       .where('product_key', 'in', [...productKeys])
       .where('released', '=', 0)
-      .where('expires_at', '>', now);
+      .where('expires_at', '>', now)
+      .where((eb) => eb.or([eb('settled_at', 'is', null), eb('settled_at', '>', readAt)]));
     if (except.owner !== undefined) query = query.where('owner', '<>', except.owner);
     if (except.holdId !== undefined) query = query.where('id', '<>', except.holdId);
-    if (unsoldOnly) query = query.where('sold', '=', 0);
     const rows = await query.groupBy('product_key').execute();
     return new Map(rows.map((r) => [Number(r.product_key), Number(r.held)]));
   }
@@ -90,6 +78,7 @@ export class KyselyHoldRepository extends HoldRepository {
           sold: 0,
           claim_token: h.claimToken ?? null,
           claimed_by: null,
+          settled_at: null,
         })),
       )
       .returningAll()
@@ -148,6 +137,22 @@ export class KyselyHoldRepository extends HoldRepository {
       .execute();
   }
 
+  async settle(owner: string, at: number, until: number): Promise<void> {
+    // The first answer counts: a repeated hand-off finds the sale settled already.
+    await this.db
+      .updateTable('holds')
+      .set({ settled_at: at, expires_at: until })
+      .where('owner', '=', owner)
+      .where('settled_at', 'is', null)
+      .execute();
+    await this.db
+      .updateTable('coupon_holds')
+      .set({ settled_at: at, expires_at: until })
+      .where('owner', '=', owner)
+      .where('settled_at', 'is', null)
+      .execute();
+  }
+
   async release(owner: string): Promise<void> {
     await this.db.updateTable('holds').set({ released: 1 }).where('owner', '=', owner).execute();
     await this.db
@@ -189,7 +194,12 @@ export class KyselyHoldRepository extends HoldRepository {
       .execute();
   }
 
-  async couponUsesHeld(code: string, holder: string | null, now: number): Promise<HeldCouponUses> {
+  async couponUsesHeld(
+    code: string,
+    holder: string | null,
+    now: number,
+    readAt: number,
+  ): Promise<HeldCouponUses> {
     // One row per holder: open checkouts of one coupon are few, and the index covers it.
     const rows = await this.db
       .selectFrom('coupon_holds')
@@ -197,6 +207,7 @@ export class KyselyHoldRepository extends HoldRepository {
       .where('code', '=', couponKey(code))
       .where('released', '=', 0)
       .where('expires_at', '>', now)
+      .where((eb) => eb.or([eb('settled_at', 'is', null), eb('settled_at', '>', readAt)]))
       .groupBy('holder')
       .execute();
     let all = 0;
@@ -217,6 +228,7 @@ export class KyselyHoldRepository extends HoldRepository {
         holder: use.holder,
         expires_at: use.expiresAt,
         released: 0,
+        settled_at: null,
       })
       .execute();
   }
@@ -278,5 +290,6 @@ function toHold(row: Selectable<HoldsTable>): Hold {
     sold: row.sold !== 0,
     claimToken: row.claim_token,
     claimedBy: row.claimed_by,
+    settledAt: row.settled_at === null ? null : Number(row.settled_at),
   };
 }

@@ -18,6 +18,11 @@ export interface Hold extends Places {
    * until the catalog's stock counts them.
    */
   sold: boolean;
+  /**
+   * When the shop confirmed the sale (epoch ms), or null: from then on the shop's stock
+   * carries it, and the hold counts only against stock read before (docs/ledger.md).
+   */
+  settledAt: number | null;
   /** The token that lets another owner claim the places (an offer's link), or null. */
   claimToken: string | null;
   /** The owner that claimed the hold; its own hold counts instead while this one is released. */
@@ -69,21 +74,17 @@ export abstract class HoldRepository {
    * check and the hold it allows cannot interleave with another's.
    */
   abstract lockCapacity(productKeys: readonly number[]): Promise<void>;
-  /** Places per stock unit held now (neither released nor lapsed), leaving out `except`. */
+  /**
+   * Places per stock unit held now (neither released nor lapsed) beside stock the shop
+   * reported at `readAt` (`StockUnit.readAt`), leaving out `except`. A settled sale counts
+   * only when the shop confirmed it after `readAt`: before, that stock carries it already
+   * (docs/ledger.md, "A sale counts once").
+   */
   abstract heldByKey(
     productKeys: readonly number[],
     now: number,
+    readAt: number,
     except?: HeldExcept,
-  ): Promise<Map<number, number>>;
-  /**
-   * As `heldByKey` without sold holds: the places a sale has not taken for good. A paid
-   * order's places leave the catalog's stock at the hand-off while its hold still counts
-   * for a while; the waiting list must not take that overlap for places that came free
-   * once it ends.
-   */
-  abstract unsoldHeldByKey(
-    productKeys: readonly number[],
-    now: number,
   ): Promise<Map<number, number>>;
   /** Inserts the holds, each counting until its `expiresAt`; returns them with their ids. */
   abstract add(holds: readonly NewHold[]): Promise<Hold[]>;
@@ -98,6 +99,12 @@ export abstract class HoldRepository {
    * marks its places sold (never unmarks).
    */
   abstract keep(owner: string, until: number, sold?: boolean): Promise<void>;
+  /**
+   * The shop confirmed the owner's sale at `at` (the hand-off's answer): its holds and its
+   * coupon use count only beside stock and coupons read before `at`, and are gone for good
+   * after `until` (when no answer read before `at` can be served any more).
+   */
+  abstract settle(owner: string, at: number, until: number): Promise<void>;
   /** The owner's holds, its places and its coupon use, are released. */
   abstract release(owner: string): Promise<void>;
   /** One hold is released (an offer declined). */
@@ -120,11 +127,16 @@ export abstract class HoldRepository {
    * uses and the use it allows cannot interleave with another checkout's.
    */
   abstract lockCouponUses(code: string): Promise<void>;
-  /** Uses of the coupon held now (neither released nor lapsed); `byHolder` 0 without a holder. */
+  /**
+   * Uses of the coupon held now (neither released nor lapsed) beside the coupon as the shop
+   * reported it at `readAt` (a settled use only when confirmed after); `byHolder` 0 without
+   * a holder.
+   */
   abstract couponUsesHeld(
     code: string,
     holder: string | null,
     now: number,
+    readAt: number,
   ): Promise<HeldCouponUses>;
   abstract addCouponUse(use: NewCouponUse): Promise<void>;
 }

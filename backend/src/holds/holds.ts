@@ -3,6 +3,19 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { Transaction } from '../store/store.port.js';
 import { type CapacityLine, fitsAgain, shortagesOf, wantedByKey } from './capacity.js';
 import { type HeldCouponUses, type Hold, HoldRepository, type NewCouponUse } from './holds.port.js';
+import { STALE_IF_ERROR_MS } from '../catalog/catalog-cache.js';
+
+/** A settled hold outlives the oldest catalog answer any process may still serve by this much. */
+const SETTLED_MARGIN_MS = 60 * 60 * 1000;
+
+/**
+ * When the shop was asked for the stock of these lines: the earliest of them, so a sale
+ * confirmed in between counts (at worst once too often until the next read, never once too
+ * few).
+ */
+export function readAtOf(lines: readonly { readAt: number }[]): number {
+  return lines.length === 0 ? 0 : Math.min(...lines.map((l) => l.readAt));
+}
 
 /**
  * The event published after the commit of a transaction that released holds (or claimed
@@ -87,11 +100,12 @@ export class Holds {
       found && !found.released && found.expiresAt > now && limited.includes(found.productKey)
         ? found
         : undefined;
-    const held = await tx.get(HoldRepository).heldByKey(limited, now, { holdId: claimable?.id });
+    const held = await tx
+      .get(HoldRepository)
+      .heldByKey(limited, now, readAtOf(lines), { holdId: claimable?.id });
     if (claimable) {
       // rules "Giving a ticket back": a place a returned ticket lent to the offer exists
-      // whatever the sums say meanwhile (a sale counted by its hold and by the catalog's
-      // stock at once, until the hold settles): its claimer always gets it.
+      // whatever the sums say meanwhile: its claimer always gets it.
       const lent = await tx.get(HoldRepository).lentTo(claimable.owner, claimable.productKey, now);
       const stock = lines.find((l) => l.productKey === claimable.productKey)?.stock;
       if (lent > 0 && typeof stock === 'number') {
@@ -165,19 +179,30 @@ export class Holds {
 
   /**
    * rules "Capacity": whether the owner's places, its holds having lapsed, still fit into
-   * what others have not held meanwhile (`stock` per stock unit, null = unlimited). Takes
-   * the capacity lock of those units.
+   * what others have not held meanwhile (`stock` per stock unit, null = unlimited, as the
+   * shop reported it at `readAt`). Takes the capacity lock of those units.
    */
   async fitAgain(
     tx: Transaction,
     owner: string,
     stock: ReadonlyMap<number, number | null>,
+    readAt: number,
     now: number,
   ): Promise<boolean> {
     const own = await tx.get(HoldRepository).placesOf(owner);
     const keys = own.map((p) => p.productKey);
     await tx.get(HoldRepository).lockCapacity(keys);
-    return fitsAgain(own, stock, await tx.get(HoldRepository).heldByKey(keys, now, { owner }));
+    const held = await tx.get(HoldRepository).heldByKey(keys, now, readAt, { owner });
+    return fitsAgain(own, stock, held);
+  }
+
+  /**
+   * docs/ledger.md "A sale counts once": the shop confirmed the owner's sale at `at`, so its
+   * stock (and the coupon's use count) carries it from then on. The holds count only beside
+   * answers read before `at`, and go once no such answer can be served any more.
+   */
+  async settle(tx: Transaction, owner: string, at: number): Promise<void> {
+    await tx.get(HoldRepository).settle(owner, at, at + STALE_IF_ERROR_MS + SETTLED_MARGIN_MS);
   }
 
   /**
@@ -191,9 +216,10 @@ export class Holds {
     code: string,
     holder: string | null,
     now: number,
+    readAt: number,
   ): Promise<HeldCouponUses> {
     await tx.get(HoldRepository).lockCouponUses(code);
-    return tx.get(HoldRepository).couponUsesHeld(code, holder, now);
+    return tx.get(HoldRepository).couponUsesHeld(code, holder, now, readAt);
   }
 
   /**

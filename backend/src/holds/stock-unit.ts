@@ -1,4 +1,4 @@
-import type { CatalogProduct, CatalogVariation } from '../catalog/catalog.port.js';
+import { type CatalogProduct, type CatalogVariation, shopReadAt } from '../catalog/catalog.port.js';
 
 /** Stock of a product or variation in units; null = unlimited (stock not managed). */
 export function stockOf(
@@ -15,6 +15,11 @@ export interface StockUnit {
   productKey: number;
   /** null: unlimited (WooCommerce does not manage stock for it). */
   stock: number | null;
+  /**
+   * When the shop was asked for `stock` (epoch ms; `SHOP_READ_AT`): sales the shop confirmed
+   * before are in it, their holds no longer count against it (docs/ledger.md).
+   */
+  readAt: number;
 }
 
 /** A stock unit found in the catalog, with the product and variation it was found through. */
@@ -37,12 +42,13 @@ export function findStockUnit(
 ): FoundStockUnit | undefined {
   const product = products.find((p) => p.id === productId);
   if (!product) return undefined;
+  const readAt = shopReadAt(product);
   if (variationId === null) {
-    return { product, variation: null, productKey: product.id, stock: stockOf(product) };
+    return { product, variation: null, productKey: product.id, stock: stockOf(product), readAt };
   }
   const variation = product.variants?.find((v) => v.id === variationId);
   if (!variation) return undefined;
   return variation.sharesParentStock
-    ? { product, variation, productKey: product.id, stock: stockOf(product) }
-    : { product, variation, productKey: variation.id, stock: stockOf(variation) };
+    ? { product, variation, productKey: product.id, stock: stockOf(product), readAt }
+    : { product, variation, productKey: variation.id, stock: stockOf(variation), readAt };
 }

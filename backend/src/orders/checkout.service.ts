@@ -19,7 +19,12 @@ import {
 import { apiError, apiErrorBody } from '../common/api-error.js';
 import { parseBody } from '../common/validation.js';
 import { AppConfig } from '../config/config.js';
-import { type CatalogCoupon, isVariable, type CatalogProduct } from '../catalog/catalog.port.js';
+import {
+  type CatalogCoupon,
+  isVariable,
+  type CatalogProduct,
+  shopReadAt,
+} from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { CatalogError } from '../catalog/catalog.errors.js';
 import { maxPerOrderOf } from '../catalog/order-limits.js';
@@ -325,6 +330,7 @@ export class CheckoutService {
       coupon: totals.coupon
         ? {
             terms: totals.coupon.terms,
+            readAt: shopReadAt(totals.coupon.terms),
             email: request.email ?? null,
             holder: request.email ? await this.clientKeys.ofEmail(request.email) : null,
           }
@@ -393,6 +399,7 @@ function lineOf(catalog: readonly CatalogProduct[], item: CheckoutLineItem): Pri
       ...base,
       productKey: own.productKey,
       stock: own.stock,
+      readAt: own.readAt,
       variationId: null,
       name: product.name,
       image: product.images[0]?.src ?? null,
@@ -414,6 +421,7 @@ function lineOf(catalog: readonly CatalogProduct[], item: CheckoutLineItem): Pri
     ...base,
     productKey: unit.productKey,
     stock: unit.stock,
+    readAt: unit.readAt,
     variationId: variation.id,
     name: variantLineName(product.name, variation.attributes),
     image: variation.image?.src ?? product.images[0]?.src ?? null,

@@ -17,7 +17,7 @@ import { CatalogService } from '../catalog/catalog.service.js';
 import { AppConfig } from '../config/config.js';
 import { JobSignal } from '../jobs/job-signal.js';
 import type { CapacityLine } from '../holds/capacity.js';
-import { Holds } from '../holds/holds.js';
+import { Holds, readAtOf } from '../holds/holds.js';
 import { findStockUnit } from '../holds/stock-unit.js';
 import {
   type Order,
@@ -39,9 +39,6 @@ import { JobRepository } from '../jobs/jobs.port.js';
  * an async payment (SEPA) still on its way. Year 9999 in epoch ms.
  */
 export const HELD_UNTIL = 253_402_300_799_000;
-
-/** After the hand-off the catalog's stock counts the order; until every process's cache has seen that, the hold stays. */
-const CACHE_SETTLE_MS = 5_000;
 
 /** What an event did; shown on the webhook test page (no personal data). */
 export type EventOutcome =
@@ -108,6 +105,8 @@ export interface OrderDraft<L extends DraftLine = DraftLine> {
 
 export interface CouponUse {
   terms: CouponTerms;
+  /** When the shop was asked for `terms` (its `usage_count`), `SHOP_READ_AT`. */
+  readAt: number;
   email: string | null;
   /** A key of `email` (never the address), for the uses held per buyer; null without one. */
   holder: string | null;
@@ -123,8 +122,11 @@ export type PlaceResult<L extends DraftLine> =
   /** rules "Coupons": the coupon's uses are taken (held by other checkouts, or used). */
   | { couponRefused: { statusCode: 404 | 422; message: string; needsEmail: boolean } };
 
-/** Stock per stock unit (null = unlimited), read from the catalog for a late payment. */
-type StockLookup = ReadonlyMap<number, number | null>;
+/** Stock per stock unit (null = unlimited), read from the catalog for a late payment, and when. */
+interface StockLookup {
+  stock: ReadonlyMap<number, number | null>;
+  readAt: number;
+}
 
 /**
  * What a transaction may need from the catalog: the stock for a late payment, the products
@@ -268,7 +270,13 @@ export class OrderService {
    * `used_by` plus the buyer's. Null when one more use fits.
    */
   private async couponRefusal(tx: Transaction, coupon: CouponUse, now: number) {
-    const held = await this.holds.couponUsesHeld(tx, coupon.terms.code, coupon.holder, now);
+    const held = await this.holds.couponUsesHeld(
+      tx,
+      coupon.terms.code,
+      coupon.holder,
+      now,
+      coupon.readAt,
+    );
     // Without lines only the rules that need none are checked: the uses, the expiry, the address.
     const verdict = checkCoupon(coupon.terms, [], {
       now: new Date(now),
@@ -587,7 +595,7 @@ export class OrderService {
     stock: StockLookup | null,
   ): Promise<boolean> {
     if (!stock) throw new CatalogNeeded('stock', await tx.get(OrderRepository).lines(orderId));
-    return this.holds.fitAgain(tx, orderId, stock, now);
+    return this.holds.fitAgain(tx, orderId, stock.stock, stock.readAt, now);
   }
 
   /**
@@ -616,12 +624,16 @@ export class OrderService {
   private async stockOf(lines: readonly OrderLine[]): Promise<StockLookup> {
     const products = await this.catalog.currentProducts();
     const stock = new Map<number, number | null>();
+    const units = [];
     for (const line of lines) {
       // A product or tier no longer on offer has no capacity: its key stays unknown.
       const unit = findStockUnit(products, line.productId, line.variationId);
-      if (unit) stock.set(unit.productKey, unit.stock);
+      if (unit) {
+        stock.set(unit.productKey, unit.stock);
+        units.push(unit);
+      }
     }
-    return stock;
+    return { stock, readAt: readAtOf(units) };
   }
 
   /** Saves a transition's result and runs its effects; an ignored event writes nothing. */
@@ -666,11 +678,9 @@ export class OrderService {
           });
           break;
         case 'reservation.settle':
-          // The catalog's stock now carries the order; the hold only has to outlive the
-          // catalog caches (CATALOG_TTL_SECONDS) of every process.
-          await tx
-            .get(HoldRepository)
-            .keep(orderId, now + this.config.catalogTtlSeconds * 1000 + CACHE_SETTLE_MS);
+          // docs/ledger.md "A sale counts once": the shop's stock carries the order from the
+          // hand-off's answer on; the hold counts only beside stock read before it.
+          await this.holds.settle(tx, orderId, now);
           break;
         case 'handoff.enqueue':
           await tx.get(JobRepository).enqueue(orderJob(ORDER_JOBS.handoff, orderId), now);

@@ -22,6 +22,7 @@ import { apiError } from '../common/api-error.js';
 import { RateLimit } from '../common/rate-limit.js';
 import { parseBody } from '../common/validation.js';
 import { AppConfig } from '../config/config.js';
+import { shopReadAt } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import {
   couponLinesOf,
@@ -169,7 +170,7 @@ export class CouponsController {
       now: new Date(),
       ...(subtotal !== undefined ? { subtotal } : {}),
       productNames: productNamesIn(catalog),
-      heldUses: coupon ? await this.heldUses(coupon.code) : 0,
+      heldUses: coupon ? await this.heldUses(coupon.code, shopReadAt(coupon)) : 0,
     });
     if (!result.ok) throw apiError(result.statusCode, result.message);
     return {
@@ -184,9 +185,9 @@ export class CouponsController {
    * the store not answer (away, or a new one the checkout side has not set up yet), the cart
    * hears what the catalog says; the checkout, which cannot go on without the store, decides.
    */
-  private async heldUses(code: string): Promise<number> {
+  private async heldUses(code: string, readAt: number): Promise<number> {
     try {
-      const held = await this.holds.couponUsesHeld(code, null, Date.now());
+      const held = await this.holds.couponUsesHeld(code, null, Date.now(), readAt);
       this.storeAway = false;
       return held.all;
     } catch (err) {

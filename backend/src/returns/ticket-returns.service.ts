@@ -321,7 +321,9 @@ export class TicketReturns {
       ? findStockUnit(await this.catalog.products(), line.productId, line.variationId)
       : undefined;
     if (!unit || unit.stock === null) return RETURN_NOT_SOLD_OUT_MESSAGE;
-    const held = (await this.holdStore.heldByKey([unit.productKey], now)).get(unit.productKey) ?? 0;
+    const held =
+      (await this.holdStore.heldByKey([unit.productKey], now, unit.readAt)).get(unit.productKey) ??
+      0;
     if (unit.stock - held > 0) return RETURN_NOT_SOLD_OUT_MESSAGE;
     if ((await this.waitlist.queue(unit.productKey)).length === 0) {
       return RETURN_NOBODY_WAITS_MESSAGE;

@@ -802,6 +802,14 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // docs/ledger.md "A sale counts once": a handed-off sale's hold counts only against stock
+    // the shop reported before the hand-off's answer.
+    '2026-12-06-001-settled-holds': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('holds').addColumn('settled_at', 'bigint').execute();
+        await db.schema.alterTable('coupon_holds').addColumn('settled_at', 'bigint').execute();
+      },
+    },
   };
 }
 

@@ -79,6 +79,11 @@ export interface HoldsTable {
   claim_token: string | null;
   /** The owner that claimed the hold (released to it). */
   claimed_by: string | null;
+  /**
+   * Epoch ms at which the shop confirmed the sale (the hand-off's answer): from then on the
+   * shop's stock carries it, and the hold counts only against stock read before.
+   */
+  settled_at: number | null;
 }
 
 /** One row per stock unit; PostgreSQL locks it (FOR UPDATE) to serialise holds. */
@@ -99,6 +104,8 @@ export interface CouponHoldsTable {
   holder: string | null;
   expires_at: number;
   released: number;
+  /** As `HoldsTable.settled_at`: the shop's `usage_count` carries the use from then on. */
+  settled_at: number | null;
 }
 
 /** One row per coupon code; PostgreSQL locks it (FOR UPDATE) to serialise its uses. */

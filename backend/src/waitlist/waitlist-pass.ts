@@ -13,7 +13,7 @@ import { CheckoutOptions } from '../orders/checkout.options.js';
 import { AppConfig } from '../config/config.js';
 import { JobSignal } from '../jobs/job-signal.js';
 import { Holds, PLACES_RELEASED } from '../holds/holds.js';
-import { findStockUnit } from '../holds/stock-unit.js';
+import { findStockUnit, type StockUnit } from '../holds/stock-unit.js';
 import { Store, type Transaction } from '../store/store.port.js';
 import {
   type WaitedUnit,
@@ -29,15 +29,16 @@ import { HoldRepository } from '../holds/holds.port.js';
 import { JobRepository } from '../jobs/jobs.port.js';
 
 /**
- * The unit's stock from the catalog (null: unlimited); undefined when the catalog no longer
- * sells it that way (product or tier gone, or its stock moved to another unit).
+ * The unit's stock from the catalog (null: unlimited) and when the shop reported it;
+ * undefined when the catalog no longer sells it that way (product or tier gone, or its
+ * stock moved to another unit).
  */
 export function stockOfWaitedUnit(
   products: readonly CatalogProduct[],
   unit: WaitedUnit,
-): number | null | undefined {
+): StockUnit | undefined {
   const found = findStockUnit(products, unit.productId, unit.variationId);
-  return found?.productKey === unit.productKey ? found.stock : undefined;
+  return found?.productKey === unit.productKey ? found : undefined;
 }
 
 /**
@@ -122,9 +123,9 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
     const products = await this.catalog.currentProducts();
     const made: WaitlistOffer[] = [];
     for (const unit of units) {
-      const stock = stockOfWaitedUnit(products, unit);
-      if (stock === undefined) continue;
-      made.push(...(await this.offerPlaces(unit.productKey, stock)));
+      const found = stockOfWaitedUnit(products, unit);
+      if (found === undefined) continue;
+      made.push(...(await this.offerPlaces(found)));
     }
     if (made.length > 0) {
       this.jobs.wake();
@@ -192,7 +193,7 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
     return offer;
   }
 
-  private offerPlaces(productKey: number, stock: number | null): Promise<WaitlistOffer[]> {
+  private offerPlaces({ productKey, stock, readAt }: StockUnit): Promise<WaitlistOffer[]> {
     // Unlimited: everything is on sale to everyone, so nothing ever comes free for the list.
     if (stock === null) return Promise.resolve([]);
     return this.store.write(async (tx) => {
@@ -200,13 +201,12 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
       const now = Date.now();
       const queue = await tx.get(WaitlistRepository).queue(productKey);
       if (queue.length === 0) return [];
-      const held = (await tx.get(HoldRepository).heldByKey([productKey], now)).get(productKey) ?? 0;
-      const unsold =
-        (await tx.get(HoldRepository).unsoldHeldByKey([productKey], now)).get(productKey) ?? 0;
+      const held =
+        (await tx.get(HoldRepository).heldByKey([productKey], now, readAt)).get(productKey) ?? 0;
       let free = Math.max(0, stock - held);
       // What is on sale now stays on sale for every entry unless it is taken and comes free
-      // again; a paid order's units are taken whether or not the catalog has seen them yet.
-      const onSale = Math.max(0, stock - unsold);
+      // again. Every sale counts once (docs/ledger.md), so what is free is what is on sale.
+      const onSale = free;
       await tx.get(WaitlistRepository).capPublicFree(productKey, onSale);
       const expiresAt = now + Math.round(this.config.waitlistOfferHours * 3_600_000);
       const made: WaitlistOffer[] = [];

@@ -98,7 +98,7 @@ export class WaitlistService {
       const held =
         unit.stock === null
           ? 0
-          : ((await tx.get(HoldRepository).heldByKey([unit.productKey], now)).get(
+          : ((await tx.get(HoldRepository).heldByKey([unit.productKey], now, unit.readAt)).get(
               unit.productKey,
             ) ?? 0);
       if (unit.stock === null || unit.stock - held > 0) {
@@ -189,15 +189,15 @@ export class WaitlistService {
    * entry.
    */
   private async confirmEntry(entry: WaitlistEntry, now: number): Promise<boolean> {
-    const stock = stockOfWaitedUnit(await this.catalog.currentProducts(), entry);
+    const unit = stockOfWaitedUnit(await this.catalog.currentProducts(), entry);
     return this.store.write(async (tx) => {
       let publicFree: number | null = null;
-      if (typeof stock === 'number') {
-        const unsold =
-          (await tx.get(HoldRepository).unsoldHeldByKey([entry.productKey], now)).get(
+      if (unit && unit.stock !== null) {
+        const held =
+          (await tx.get(HoldRepository).heldByKey([entry.productKey], now, unit.readAt)).get(
             entry.productKey,
           ) ?? 0;
-        publicFree = Math.max(0, stock - unsold);
+        publicFree = Math.max(0, unit.stock - held);
       }
       return tx.get(WaitlistRepository).confirm(entry.id, now, publicFree);
     });
@@ -251,7 +251,11 @@ export class WaitlistService {
     const variants = (own.product.variants ?? []).filter((v) => v.purchasable);
     const units = variants.map((v) => ({ id: v.id, ...findStockUnit(products, productId, v.id)! }));
     const keys = [own, ...units].filter((u) => u.stock !== null).map((u) => u.productKey);
-    const held = await this.holdRepository.heldByKey([...new Set(keys)], Date.now());
+    const held = await this.holdRepository.heldByKey(
+      [...new Set(keys)],
+      Date.now(),
+      own.readAt,
+    );
     const free = (u: { productKey: number; stock: number | null }) =>
       u.stock === null ? null : Math.max(0, u.stock - (held.get(u.productKey) ?? 0));
     return {

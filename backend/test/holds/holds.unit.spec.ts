@@ -67,6 +67,7 @@ describe('Holds', () => {
     productKey: 1,
     stock,
     quantity,
+    readAt: 0,
   });
 
   function setUp() {
@@ -150,22 +151,38 @@ describe('Holds', () => {
     expect(f.changes).toEqual(['claimed', 'givenBack', 'claimed']);
   });
 
-  it('sold holds are left out of the unsold sum; a lapsed owner fits again only into what others left', async () => {
+  it('a settled sale counts beside stock read before the shop confirmed it, never beside stock read after (docs/ledger.md "A sale counts once")', async () => {
     const f = setUp();
     await f.take('ord_a', 1);
     await f.take('ord_b', 1);
     await f.store.write((tx) => tx.get(HoldRepository).keep('ord_a', Date.now() + HOUR, true));
-    expect(await f.store.holds.heldByKey([1], Date.now())).toEqual(new Map([[1, 2]]));
-    expect(await f.store.holds.unsoldHeldByKey([1], Date.now())).toEqual(new Map([[1, 1]]));
+    const settledAt = Date.now();
+    await f.store.write((tx) => f.holds.settle(tx, 'ord_a', settledAt));
+    // Stock read before the shop's answer does not carry ord_a's sale: its hold counts.
+    expect(await f.store.holds.heldByKey([1], Date.now(), settledAt - 1)).toEqual(
+      new Map([[1, 2]]),
+    );
+    // Stock read at or after it does: only ord_b's open checkout counts.
+    expect(await f.store.holds.heldByKey([1], Date.now(), settledAt)).toEqual(new Map([[1, 1]]));
+    // Settling again keeps the first answer's moment.
+    await f.store.write((tx) => f.holds.settle(tx, 'ord_a', settledAt + 5_000));
+    expect(f.data.holds.find((h) => h.owner === 'ord_a')?.settledAt).toBe(settledAt);
+  });
+
+  it('a lapsed owner fits again only into what others left', async () => {
+    const f = setUp();
+    await f.take('ord_a', 1);
+    await f.take('ord_b', 1);
+    await f.store.write((tx) => tx.get(HoldRepository).keep('ord_a', Date.now() + HOUR, true));
     const stock = new Map([[1, 2]]);
     for (const h of f.data.holds.filter((h) => h.owner === 'ord_b')) h.expiresAt = Date.now() - 1;
-    expect(await f.store.write((tx) => f.holds.fitAgain(tx, 'ord_b', stock, Date.now()))).toBe(
-      true,
-    );
+    expect(
+      await f.store.write((tx) => f.holds.fitAgain(tx, 'ord_b', stock, 0, Date.now())),
+    ).toBe(true);
     await f.take('ord_c', 1);
-    expect(await f.store.write((tx) => f.holds.fitAgain(tx, 'ord_b', stock, Date.now()))).toBe(
-      false,
-    );
+    expect(
+      await f.store.write((tx) => f.holds.fitAgain(tx, 'ord_b', stock, 0, Date.now())),
+    ).toBe(false);
   });
 
   it('tells its listeners when places were released', () => {

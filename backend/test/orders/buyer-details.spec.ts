@@ -63,7 +63,13 @@ class OrderRecorder {
         } else {
           const order = JSON.parse(Buffer.concat(chunks).toString('utf8'));
           this.posted.push(order);
-          res.writeHead(201).end(JSON.stringify({ ...order, id: 46, status: 'processing' }));
+          // As WooCommerce: the order's total is its lines' totals.
+          const total = (order.line_items as { total: string }[])
+            .reduce((sum, line) => sum + Number(line.total), 0)
+            .toFixed(2);
+          res
+            .writeHead(201)
+            .end(JSON.stringify({ ...order, id: 46, status: 'processing', total }));
         }
       });
     });

@@ -1,3 +1,4 @@
+import { CatalogService } from '../../src/catalog/catalog.service.js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   orderSummarySchema,
@@ -298,6 +299,9 @@ describe.each(DATABASES)('waiting list (%s)', (kind) => {
     catalog.productById(EVENT_ID).stock_quantity = null;
     expect((await join(target, joinBody('unbegrenzt@example.org'))).statusCode).toBe(409);
     catalog.productById(EVENT_ID).stock_quantity = 2;
+    // The shop's change reaches the catalog as a product.updated delivery would make it.
+    target.get(CatalogService).invalidate();
+    await target.get(CatalogService).currentProducts();
 
     await pass(target).idle();
     await settleOutbox(target);

@@ -20,6 +20,13 @@ import {
   sortVariations,
   withParentStock,
 } from './woocommerce.normalize.js';
+import {
+  germanRefusal,
+  handOffDifferences,
+  isEmptyShell,
+  isUnpaidButWhole,
+  shopOrderRecord,
+} from './woocommerce-handoff.js';
 
 export interface WooCommerceAdapterOptions {
   /** Per HTTP call; WooCommerce often needs hundreds of ms, sometimes seconds. */
@@ -145,9 +152,34 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
     return raw.map(normalizePost).filter((p): p is CatalogPost => p !== null);
   }
 
+  /**
+   * docs/ledger.md "A hand-off is done only when the shop holds what was charged": an order
+   * the shop already keeps under the reference (an earlier attempt's) is taken only when it
+   * is paid with every line and the total charged. A half-made one (stored, then the shop
+   * failed: unpaid, no lines) is removed and the order made anew; one stored whole but
+   * unpaid is set paid; one whose total differs gets the lines' totals. Anything else is
+   * refused, with the difference in German, and nothing new is made beside it.
+   */
   async createOrder(order: OrderHandOff): Promise<{ id: string }> {
-    const existing = await this.findOrderByReference(order.reference);
-    if (existing) return { id: existing };
+    for (const raw of await this.ordersByReference(order.reference)) {
+      const found = shopOrderRecord(raw);
+      if (!found) continue;
+      if (isEmptyShell(found)) {
+        await this.removeShell(found.id, order.reference);
+        continue;
+      }
+      if (isUnpaidButWhole(found, order)) {
+        const { data } = await this.request(
+          'PUT',
+          `wc/v3/orders/${found.id}`,
+          {},
+          { status: 'processing', set_paid: true, transaction_id: order.paymentReference },
+          true,
+        );
+        return this.verified(String(found.id), data, order);
+      }
+      return this.verified(String(found.id), raw, order);
+    }
     const payment = order.payment ?? STRIPE_PAYMENT;
     const body = {
       status: 'processing',
@@ -186,8 +218,44 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
     if (typeof id !== 'number' && typeof id !== 'string') {
       throw this.invalid('wc/v3/orders', 'the created order has no id');
     }
-    await this.matchTotal(String(id), data, order);
-    return { id: String(id) };
+    return this.verified(String(id), data, order);
+  }
+
+  /**
+   * The shop's order `id` (as `answer` shows it) must hold the sale: its totals are set to
+   * what was charged when they differ (`matchTotal`), then it is read again and compared.
+   * What still differs is a refusal with the differences in German.
+   */
+  private async verified(id: string, answer: unknown, order: OrderHandOff): Promise<{ id: string }> {
+    let record = shopOrderRecord(answer);
+    if (record && record.total !== order.total) {
+      await this.matchTotal(id, answer, order);
+      record = shopOrderRecord((await this.get(`wc/v3/orders/${id}`, {})).data);
+    }
+    if (!record) throw this.invalid(`wc/v3/orders/${id}`, 'is not an order');
+    const differences = handOffDifferences(record, order);
+    if (differences.length === 0) return { id };
+    this.logger.warn({
+      msg: "the shop's order does not hold what was charged",
+      reference: order.reference,
+      id,
+      differences: differences.map((d) => d.kind),
+    });
+    throw new CatalogError(
+      'refused',
+      `${differences.map((d) => d.message).join(' ')} Bitte die Bestellung im Shop prüfen und dann erneut übergeben.`,
+      null,
+    );
+  }
+
+  /** A half-made order (see `createOrder`) goes for good, so it is never taken for the sale. */
+  private async removeShell(id: number, reference: string): Promise<void> {
+    await this.request('DELETE', `wc/v3/orders/${id}`, { force: 'true' }, undefined, true);
+    this.logger.warn({
+      msg: 'removed a half-made order the shop kept from an earlier hand-off',
+      reference,
+      id,
+    });
   }
 
   /**
@@ -249,7 +317,7 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
     if (draftId !== null) await this.deleteDraft(draftId);
     throw new CatalogError(
       'refused',
-      message ?? `WooCommerce refused the order with ${status}`,
+      germanRefusal(message ?? `WooCommerce refused the order with ${status}`),
       status,
       { cause: err },
     );
@@ -341,6 +409,12 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
   }
 
   private async findOrderByReference(reference: string): Promise<string | null> {
+    const [first] = await this.ordersByReference(reference);
+    return first ? String((first as { id: unknown }).id) : null;
+  }
+
+  /** The shop's orders of the last week that carry this reference, newest first. */
+  private async ordersByReference(reference: string): Promise<unknown[]> {
     const after = new Date(Date.now() - 7 * 24 * 3600_000).toISOString();
     const { data } = await this.get('wc/v3/orders', {
       after,
@@ -348,17 +422,14 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
       orderby: 'date',
       order: 'desc',
     });
-    if (!Array.isArray(data)) return null;
-    for (const entry of data) {
+    if (!Array.isArray(data)) return [];
+    return data.filter((entry) => {
       const meta = (entry as { meta_data?: unknown }).meta_data;
-      if (
+      return (
         Array.isArray(meta) &&
         meta.some((m) => m?.key === ORDER_REFERENCE_META_KEY && m?.value === reference)
-      ) {
-        return String((entry as { id: unknown }).id);
-      }
-    }
-    return null;
+      );
+    });
   }
 
   /** Page 1, then the rest (X-WP-TotalPages) a few at a time. */
@@ -565,6 +636,7 @@ function decodeEntities(text: string): string {
     .replace(/<[^>]*>/g, '')
     .replace(/&quot;/g, '"')
     .replace(/&#0?39;|&#x27;|&apos;/g, "'")
+    .replace(/&euro;/g, '€')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');

@@ -65,7 +65,7 @@ export class StoreData {
   /** Each order's client key while it is open. */
   clientKeys = new Map<string, string>();
   /** rules "Coupons": the coupon uses held, as the `coupon_holds` rows. */
-  couponUses: (NewCouponUse & { released: boolean })[] = [];
+  couponUses: (NewCouponUse & { released: boolean; settledAt: number | null })[] = [];
 
   snapshot(): StoreData {
     return structuredClone(this);
@@ -203,13 +203,17 @@ export class InMemoryHoldRepository extends HoldRepository {
   async heldByKey(
     productKeys: readonly number[],
     now: number,
+    readAt: number,
     except: HeldExcept = {},
   ): Promise<Map<number, number>> {
-    return this.sum(productKeys, now, (h) => h.owner !== except.owner && h.id !== except.holdId);
-  }
-
-  async unsoldHeldByKey(productKeys: readonly number[], now: number): Promise<Map<number, number>> {
-    return this.sum(productKeys, now, (h) => !h.sold);
+    return this.sum(
+      productKeys,
+      now,
+      (h) =>
+        h.owner !== except.owner &&
+        h.id !== except.holdId &&
+        (h.settledAt === null || h.settledAt > readAt),
+    );
   }
 
   async add(holds: readonly NewHold[]): Promise<Hold[]> {
@@ -223,6 +227,7 @@ export class InMemoryHoldRepository extends HoldRepository {
       sold: false,
       claimToken: h.claimToken ?? null,
       claimedBy: null,
+      settledAt: null,
     }));
     for (const h of added) this.data.holds.push(h);
     return structuredClone(added);
@@ -250,6 +255,17 @@ export class InMemoryHoldRepository extends HoldRepository {
     }
     for (const u of this.data.couponUses) {
       if (u.owner === owner) Object.assign(u, { released: false, expiresAt: until });
+    }
+  }
+
+  async settle(owner: string, at: number, until: number): Promise<void> {
+    for (const h of this.of(owner)) {
+      if (h.settledAt === null) Object.assign(h, { settledAt: at, expiresAt: until });
+    }
+    for (const u of this.data.couponUses) {
+      if (u.owner === owner && u.settledAt === null) {
+        Object.assign(u, { settledAt: at, expiresAt: until });
+      }
     }
   }
 
@@ -300,15 +316,24 @@ export class InMemoryHoldRepository extends HoldRepository {
 
   async lockCouponUses(): Promise<void> {}
 
-  async couponUsesHeld(code: string, holder: string | null, now: number) {
+  async couponUsesHeld(code: string, holder: string | null, now: number, readAt: number) {
     const held = this.data.couponUses.filter(
-      (u) => u.code === couponKey(code) && !u.released && u.expiresAt > now,
+      (u) =>
+        u.code === couponKey(code) &&
+        !u.released &&
+        u.expiresAt > now &&
+        (u.settledAt === null || u.settledAt > readAt),
     );
     return { all: held.length, byHolder: held.filter((u) => u.holder === holder).length };
   }
 
   async addCouponUse(use: NewCouponUse): Promise<void> {
-    this.data.couponUses.push({ ...use, code: couponKey(use.code), released: false });
+    this.data.couponUses.push({
+      ...use,
+      code: couponKey(use.code),
+      released: false,
+      settledAt: null,
+    });
   }
 
   private of(owner: string): Hold[] {

@@ -130,6 +130,7 @@ export function draftLine(overrides: Partial<DraftLine> = {}): DraftLine {
     variationId: null,
     productKey: 101,
     stock: 50,
+    readAt: 0,
     name: 'Afterwork im Hafen',
     image: null,
     quantity: 2,
