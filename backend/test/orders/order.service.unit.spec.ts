@@ -53,6 +53,7 @@ describe('OrderService.place (rules "Capacity")', () => {
         sold: false,
         claimToken: null,
         claimedBy: null,
+        settledAt: null,
       },
     ]);
     expect(f.data.lines.get(order.id)).toHaveLength(1);
