@@ -158,6 +158,12 @@ export interface RefundResult {
   restocked?: number;
 }
 
+/** What `restockOrder` put back: units per product or variation id. */
+export interface RestockResult {
+  found: boolean;
+  restocked: { productId: number; variationId: number | null; quantity: number }[];
+}
+
 /** Catalog port: products, coupons, posts and the order hand-off. Adapters do the I/O. */
 export abstract class CatalogPort {
   /** Every published product, shaped as the feed of rules §7 (prices as numbers). */
@@ -186,6 +192,16 @@ export abstract class CatalogPort {
   abstract ordersChangedSince(since: Date): Promise<unknown[]>;
   /** One order as the shop has it now (rendered as above); null when the shop has no such order. */
   abstract findOrder(id: string): Promise<unknown>;
+  /** The refunds of one order as the shop renders them (with their lines), oldest first. */
+  abstract orderRefunds(id: string): Promise<unknown[]>;
+  /**
+   * docs/ledger.md "A place freed in the shop": puts back into the shop's stock what an
+   * order that no longer stands (refunded, trashed) still keeps out of it, where the shop
+   * itself does not. Exactly once by the shop's own bookkeeping: each line's
+   * `_reduced_stock` goes to 0 with it, so a second run restocks nothing. `found: false`
+   * when the shop has no such order.
+   */
+  abstract restockOrder(id: string, reason: string): Promise<RestockResult>;
   /** Adapter name for readiness reports ("woocommerce" or "demo"). */
   abstract readonly name: string;
 }

@@ -10,6 +10,7 @@ import {
   type OrderHandOff,
   type OrderRefund,
   type RefundResult,
+  type RestockResult,
   SHOP_READ_AT,
 } from './catalog.port.js';
 
@@ -42,17 +43,20 @@ export class CatalogService implements OnApplicationBootstrap {
     health: HealthIndicators,
   ) {
     this.ttlMs = config.catalogTtlSeconds * 1000;
-    this.productsCache = new CachedResource(async () => {
-      // Copies: an adapter may hand out the same objects again, and an older answer must
-      // keep the moment it was read.
-      const readAt = Date.now();
-      const products = await this.port.listProducts();
-      return products.map((product) => ({ ...product, [SHOP_READ_AT]: readAt }));
-    }, {
-      name: 'products',
-      ttlMs: this.ttlMs,
-      logger: this.logger,
-    });
+    this.productsCache = new CachedResource(
+      async () => {
+        // Copies: an adapter may hand out the same objects again, and an older answer must
+        // keep the moment it was read.
+        const readAt = Date.now();
+        const products = await this.port.listProducts();
+        return products.map((product) => ({ ...product, [SHOP_READ_AT]: readAt }));
+      },
+      {
+        name: 'products',
+        ttlMs: this.ttlMs,
+        logger: this.logger,
+      },
+    );
     this.postsCache = new CachedResource(() => this.port.listPosts(), {
       name: 'posts',
       ttlMs: this.ttlMs,
@@ -116,15 +120,18 @@ export class CatalogService implements OnApplicationBootstrap {
         const oldest = this.couponCaches.keys().next().value;
         if (oldest !== undefined) this.couponCaches.delete(oldest);
       }
-      cache = new CachedResource(async () => {
-        const readAt = Date.now();
-        const coupon = await this.port.findCoupon(key);
-        return coupon && { ...coupon, [SHOP_READ_AT]: readAt };
-      }, {
-        name: `coupon:${key}`,
-        ttlMs: this.ttlMs,
-        logger: this.logger,
-      });
+      cache = new CachedResource(
+        async () => {
+          const readAt = Date.now();
+          const coupon = await this.port.findCoupon(key);
+          return coupon && { ...coupon, [SHOP_READ_AT]: readAt };
+        },
+        {
+          name: `coupon:${key}`,
+          ttlMs: this.ttlMs,
+          logger: this.logger,
+        },
+      );
       this.couponCaches.set(key, cache);
     }
     return options.fresh ? cache.refresh() : cache.get();
@@ -154,6 +161,18 @@ export class CatalogService implements OnApplicationBootstrap {
 
   findOrder(id: string): Promise<unknown> {
     return this.port.findOrder(id);
+  }
+
+  /** Not cached; throws on upstream failure. */
+  orderRefunds(id: string): Promise<unknown[]> {
+    return this.port.orderRefunds(id);
+  }
+
+  /** Not cached; the stock changed upstream, so this process's cache is stale. */
+  async restockOrder(id: string, reason: string): Promise<RestockResult> {
+    const result = await this.port.restockOrder(id, reason);
+    if (result.restocked.length > 0) this.productsCache.invalidate();
+    return result;
   }
 
   /** Not cached and not retried; throws on upstream failure so the caller can retry later. */

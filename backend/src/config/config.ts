@@ -34,6 +34,7 @@ import {
   variable,
   ticketTransferUntilHours,
   ticketReturns,
+  shopRestock,
   ticketReturnUntilHours,
   ticketReturnFeeEur,
   reminderHoursBefore,
@@ -59,6 +60,12 @@ export interface WooCommerceConfig {
    * shop's changes only through its own reads.
    */
   webhookSecret?: string | null;
+  /**
+   * SHOP_RESTOCK (`on`, the default, or `off`): whether the site puts back into the shop's
+   * stock the places of an order refunded or trashed in the shop, which WooCommerce keeps
+   * out (docs/ledger.md). Off, the organizer does that in the shop.
+   */
+  restock?: boolean;
 }
 
 export interface StripeConfig {
@@ -267,11 +274,15 @@ function readVariable<T>(variable: string, schema: z.ZodType<T>, raw: string | u
 }
 
 /** The shop: all three variables or none. */
+/** Hosts a plain-HTTP WOOCOMMERCE_URL may name: a shop on the same machine (tests, a tunnel). */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 function wooCommerceConfig(vars: {
   WOOCOMMERCE_URL?: string;
   WOOCOMMERCE_KEY?: string;
   WOOCOMMERCE_SECRET?: string;
   WOOCOMMERCE_WEBHOOK_SECRET?: string;
+  SHOP_RESTOCK?: 'on' | 'off';
 }): WooCommerceConfig | null {
   const { WOOCOMMERCE_URL: url, WOOCOMMERCE_KEY: key, WOOCOMMERCE_SECRET: secret } = vars;
   if (!url) {
@@ -293,11 +304,22 @@ function wooCommerceConfig(vars: {
   if (!secret) {
     throw new ConfigError('WOOCOMMERCE_SECRET', 'is required when WOOCOMMERCE_URL is set');
   }
+  const checked = readVariable('WOOCOMMERCE_URL', httpUrl, url);
+  const { protocol, hostname } = new URL(checked);
+  // WooCommerce takes API keys as basic auth only over HTTPS; over plain HTTP it wants
+  // OAuth signatures and answers 401, which would read as wrong keys. Loopback is for tests.
+  if (protocol !== 'https:' && !LOOPBACK_HOSTS.has(hostname)) {
+    throw new ConfigError(
+      'WOOCOMMERCE_URL',
+      'must start with https:// – WooCommerce accepts API keys only over HTTPS (a shop with its own CA: NODE_EXTRA_CA_CERTS) / muss mit https:// beginnen – WooCommerce nimmt die API-Schlüssel nur über HTTPS an (ein Shop mit eigener CA: NODE_EXTRA_CA_CERTS)',
+    );
+  }
   return {
-    url: readVariable('WOOCOMMERCE_URL', httpUrl, url),
+    url: checked,
     key,
     secret,
     webhookSecret: vars.WOOCOMMERCE_WEBHOOK_SECRET ?? null,
+    restock: vars.SHOP_RESTOCK !== 'off',
   };
 }
 
@@ -551,6 +573,7 @@ const environment = z.preprocess(
         WOOCOMMERCE_KEY: variable(text),
         WOOCOMMERCE_SECRET: variable(text),
         WOOCOMMERCE_WEBHOOK_SECRET: variable(text),
+        SHOP_RESTOCK: variable(shopRestock),
       })
       .transform(rule(wooCommerceConfig)),
     stripe: z

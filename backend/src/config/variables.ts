@@ -247,6 +247,17 @@ function hoursBeforeStart(fallback: number) {
 export const ticketTransferUntilHours = hoursBeforeStart(2);
 
 /**
+ * SHOP_RESTOCK: whether the site puts the places of an order refunded or trashed in the shop
+ * back into the shop's stock, which WooCommerce itself does not (docs/ledger.md): `on` (the
+ * default) or `off`.
+ */
+export const shopRestock = z
+  .enum(['on', 'off'], {
+    error: (issue) => `must be on or off (got "${String(issue.input)}") / muss on oder off sein`,
+  })
+  .default('on');
+
+/**
  * TICKET_RETURNS: whether a guest can give a ticket back to the waiting list of a sold-out
  * evening (rules "Giving a ticket back"): `waitlist` (the default) or `off`.
  */

@@ -12,7 +12,12 @@ import { JobHandlers } from '../jobs/job-handlers.js';
 import { type Order, OrderRepository } from './orders.port.js';
 import { splitName } from './buyer-details.js';
 import { CheckoutOptions } from './checkout.options.js';
-import { describeOrderJob, ORDER_JOBS, type OrderJobPayload } from './order-jobs.js';
+import {
+  describeOrderJob,
+  ORDER_JOBS,
+  type OrderJobPayload,
+  type ShopRestockPayload,
+} from './order-jobs.js';
 import { OrderService } from './order.service.js';
 import { PaymentsPort } from './payments/payments.port.js';
 import { RECONCILIATION_JOB, ReconciliationService } from './reconciliation.service.js';
@@ -60,6 +65,10 @@ export class OrderJobHandlers implements OnModuleInit {
     this.handlers.register<OrderJobPayload>(ORDER_JOBS.shopRefund, {
       run: (job) => this.shopRefund(job),
       describe: describeOrderJob,
+    });
+    this.handlers.register<ShopRestockPayload>(ORDER_JOBS.shopRestock, {
+      run: (job) => this.shopRestock(job),
+      describe: (payload) => ({ ...payload }),
     });
     const every = this.options.reconcileIntervalMs;
     if (every > 0) {
@@ -205,6 +214,34 @@ export class OrderJobHandlers implements OnModuleInit {
     if ((result.restocked ?? 0) > 0) {
       // The shop's stock has those places again: every process's catalog is told, then
       // the waiting list (rules "Waiting list": places that came free).
+      await this.catalogVersion.changed();
+      this.holds.placesReleased();
+    }
+  }
+
+  /**
+   * docs/ledger.md "A place freed in the shop": an order refunded or trashed in the shop
+   * keeps its places out of the shop's stock (WooCommerce restocks a cancellation only);
+   * its tickets are revoked here, so its places go back, once. With SHOP_RESTOCK=off the
+   * organizer does it in the shop; the log says how many.
+   */
+  private async shopRestock(job: Job<ShopRestockPayload>): Promise<void> {
+    const { orderId, catalogOrderId } = job.payload;
+    if (this.config.woocommerce?.restock === false) {
+      this.logger.warn({
+        msg: 'places of an order the shop no longer counts left out of its stock (SHOP_RESTOCK=off)',
+        orderId,
+        catalogOrderId,
+      });
+      return;
+    }
+    const result = await this.catalog.restockOrder(
+      catalogOrderId,
+      `After Work Hamburg: Plätze wieder im Bestand (Bestellung ${catalogOrderId} gilt nicht mehr, ihre Tickets sind storniert)`,
+    );
+    const units = result.restocked.reduce((sum, r) => sum + r.quantity, 0);
+    this.logger.log({ msg: 'places put back into the shop', orderId, catalogOrderId, units });
+    if (units > 0) {
       await this.catalogVersion.changed();
       this.holds.placesReleased();
     }

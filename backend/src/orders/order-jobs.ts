@@ -14,6 +14,11 @@ export const ORDER_JOBS = {
   handoffRefusedMail: 'handoff-refused-mail',
   /** rules "Refunds reach the shop": the shop's refund after money went back at the provider. */
   shopRefund: 'shop-refund',
+  /**
+   * docs/ledger.md: the places of an order the shop no longer counts (refunded, trashed
+   * there) back into the shop's stock, where WooCommerce keeps them out.
+   */
+  shopRestock: 'shop-restock',
 } as const;
 
 export type OrderJobName = (typeof ORDER_JOBS)[keyof typeof ORDER_JOBS];
@@ -43,6 +48,24 @@ export function shopRefundJob(orderId: string, refundReference: string): NewJob 
     key: `${orderId}:${refundReference}`,
     subject: orderId,
     payload: { orderId },
+  };
+}
+
+export interface ShopRestockPayload extends OrderJobPayload {
+  /** The shop's id of the order. */
+  catalogOrderId: string;
+}
+
+/**
+ * One restock per order of the shop: the shop's own bookkeeping (`_reduced_stock`) makes a
+ * second run put nothing back, the key makes a repeated report queue nothing.
+ */
+export function shopRestockJob(orderId: string, catalogOrderId: string): NewJob {
+  return {
+    name: ORDER_JOBS.shopRestock,
+    key: catalogOrderId,
+    subject: orderId,
+    payload: { orderId, catalogOrderId } satisfies ShopRestockPayload,
   };
 }
 

@@ -29,7 +29,13 @@ import { Store, type Transaction } from '../store/store.port.js';
 import { CheckoutOptions } from './checkout.options.js';
 import { newId } from './ids.js';
 import { OrderEffects } from './order-effects.js';
-import { ORDER_JOBS, type OrderJob, orderJob, shopRefundJob } from './order-jobs.js';
+import {
+  ORDER_JOBS,
+  type OrderJob,
+  orderJob,
+  shopRefundJob,
+  shopRestockJob,
+} from './order-jobs.js';
 import { type PaymentDelivery, type PaymentEvent, PaymentsPort } from './payments/payments.port.js';
 import { HoldRepository } from '../holds/holds.port.js';
 import { JobRepository } from '../jobs/jobs.port.js';
@@ -704,6 +710,14 @@ export class OrderService {
             .get(JobRepository)
             .enqueueAgain(shopRefundJob(orderId, order.context.refundReference ?? 'refund'), now);
           break;
+        case 'shop.restock':
+          // Known from the hand-off; an order the shop never confirmed keeps nothing out.
+          if (order.context.catalogOrderId) {
+            await tx
+              .get(JobRepository)
+              .enqueue(shopRestockJob(orderId, order.context.catalogOrderId), now);
+          }
+          break;
         default:
           // Another module's work (tickets.issue, tickets.revoke, tickets.restore), in this
           // transaction through the handler it registered.
@@ -734,7 +748,8 @@ export class OrderService {
       effects.includes('tickets.issue') ||
       effects.includes('handoff.reportFailure') ||
       effects.includes('handoff.retry') ||
-      effects.includes('shop.refund')
+      effects.includes('shop.refund') ||
+      effects.includes('shop.restock')
     ) {
       this.jobs.wake();
     }

@@ -3,11 +3,14 @@ import type { CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { JobSignal } from '../jobs/job-signal.js';
 import { JobRepository } from '../jobs/jobs.port.js';
-import { ORDER_JOBS, orderJob } from '../orders/order-jobs.js';
+import { ORDER_JOBS, orderJob, shopRestockJob } from '../orders/order-jobs.js';
 import { type EventOutcome, OrderService } from '../orders/order.service.js';
-import { WebhookEventRepository } from '../orders/orders.port.js';
+import { OrderRepository, WebhookEventRepository } from '../orders/orders.port.js';
 import { Store, type Transaction } from '../store/store.port.js';
 import { type TicketOrderInfo, TicketOrders } from '../tickets/ticket-orders.js';
+import { ticketRevokedMailJob } from '../tickets/ticket-revoked-mail.js';
+import { TicketRepository } from '../tickets/tickets.port.js';
+import { refundedUnitsByLine, sitePositions, ticketsToRevoke } from './shop-refunds.js';
 import { type ShopOrder, ShopOrderRepository } from './shop.port.js';
 import type { WooOrderState } from './woocommerce-webhook.js';
 
@@ -72,6 +75,7 @@ export function goneOrder(id: string): WooOrderState {
     holder: null,
     total: null,
     lines: [],
+    hasRefunds: false,
   };
 }
 
@@ -112,7 +116,11 @@ export class ShopOrders implements OnModuleInit {
   async apply(report: ShopOrderReport): Promise<ShopOrderOutcome> {
     const { state } = report;
     if (state.reference) {
-      // Handed off by the site: only a cancellation concerns it, and the order machine decides.
+      // Handed off by the site: a cancellation goes to the order machine; a refund of some
+      // of its lines revokes their tickets (docs/ledger.md).
+      if (!state.cancelled && TICKETED.has(state.status) && state.hasRefunds) {
+        return this.refundLines(report, state.reference);
+      }
       if (report.quiet && !state.cancelled) return 'ignored';
       return this.orders.receiveFromShop({
         id: report.key,
@@ -126,13 +134,17 @@ export class ShopOrders implements OnModuleInit {
     const ticketed = TICKETED.has(state.status);
     // Read before the transaction: no network call while the store's write lock is held.
     const products = ticketed ? await this.catalog.products() : [];
+    const refunded =
+      ticketed && state.hasRefunds
+        ? refundedUnitsByLine(await this.catalog.orderRefunds(state.id))
+        : new Map<number, number>();
     const now = Date.now();
     const result = await this.store.write(async (tx) => {
       const events = tx.get(WebhookEventRepository);
       if (!report.quiet && !(await events.record({ id: report.key, type: report.label }, now))) {
         return { outcome: 'duplicate' as const, mail: false };
       }
-      const applied = await this.decide(tx, state, products, now);
+      const applied = await this.decide(tx, state, products, refunded, now);
       if (!report.quiet) await events.setOutcome(report.key, applied.outcome);
       else if (
         APPLIED.has(applied.outcome) &&
@@ -155,10 +167,96 @@ export class ShopOrders implements OnModuleInit {
     return result.outcome;
   }
 
+  /**
+   * docs/ledger.md "A place freed in the shop": refunds of lines of an order the site
+   * handed off. As many of each line's tickets as the shop refunded units of it, beyond
+   * those the site's own refunds took already, are revoked and their holders mailed; their
+   * places are back in the shop's stock when the organizer restocked them there, and the
+   * site holds none of them (the sale's hold is settled).
+   */
+  private async refundLines(report: ShopOrderReport, orderId: string): Promise<ShopOrderOutcome> {
+    const { state } = report;
+    const refunded = refundedUnitsByLine(await this.catalog.orderRefunds(state.id));
+    const now = Date.now();
+    const outcome = await this.store.write(async (tx): Promise<ShopOrderOutcome> => {
+      const events = tx.get(WebhookEventRepository);
+      if (!report.quiet && !(await events.record({ id: report.key, type: report.label }, now))) {
+        return 'duplicate';
+      }
+      const order = await tx.get(OrderRepository).lock({ id: orderId });
+      let result: ShopOrderOutcome = 'unknown_order';
+      if (order) {
+        const lines = await tx.get(OrderRepository).lines(order.id);
+        const positions = sitePositions(state.lines, lines);
+        const units = [...positions].map(([lineId, position]) => ({
+          position,
+          quantity: (refunded.get(lineId) ?? 0) - lines[position]!.refundedQuantity,
+        }));
+        const revoked = await this.revokeRefunded(tx, order.id, units, now);
+        await tx.get(OrderRepository).addRefundedUnits(order.id, units);
+        result = revoked > 0 ? 'tickets_revoked' : 'unchanged';
+      }
+      if (!report.quiet) await events.setOutcome(report.key, result);
+      else if (
+        APPLIED.has(result) &&
+        (await events.record({ id: report.key, type: report.label }, now))
+      ) {
+        await events.setOutcome(report.key, result);
+      }
+      return result;
+    });
+    if (outcome === 'tickets_revoked') this.jobs.wake();
+    if (!report.quiet || APPLIED.has(outcome)) {
+      this.logger.log({
+        msg: 'shop refund of lines',
+        id: state.id,
+        type: report.label,
+        outcome,
+      });
+    }
+    return outcome;
+  }
+
+  /**
+   * The tickets `units` more refunded units of each line take (`ticketsToRevoke`), revoked
+   * for good with a mail to each; returns how many.
+   */
+  private async revokeRefunded(
+    tx: Transaction,
+    orderId: string,
+    units: readonly { position: number; quantity: number }[],
+    now: number,
+  ): Promise<number> {
+    const tickets = await tx.get(TicketRepository).refundable(orderId);
+    const revoked = units.flatMap(({ position, quantity }) =>
+      ticketsToRevoke(tickets, position, quantity),
+    );
+    if (revoked.length === 0) return 0;
+    await tx.get(TicketRepository).markRefunded(
+      revoked.map((t) => t.id),
+      now,
+    );
+    for (const ticket of revoked) {
+      if (ticket.checkedIn) {
+        // Already at the door: the organizer refunded a guest who came; the log says so.
+        this.logger.warn({
+          msg: 'a checked-in ticket revoked by a refund in the shop',
+          orderId,
+          ticketId: ticket.id,
+        });
+      }
+      await tx
+        .get(JobRepository)
+        .enqueue(ticketRevokedMailJob(ticket.id, orderId, 'shopRefund'), now);
+    }
+    return revoked.length;
+  }
+
   private async decide(
     tx: Transaction,
     state: WooOrderState,
     products: readonly CatalogProduct[],
+    refunded: ReadonlyMap<number, number>,
     now: number,
   ): Promise<{ outcome: ShopOrderOutcome; mail: boolean }> {
     const id = `${SHOP_ORDER_PREFIX}${state.id}`;
@@ -185,10 +283,24 @@ export class ShopOrders implements OnModuleInit {
       now,
     );
     if (VOID.has(state.status)) {
+      const valid = (await tx.get(TicketRepository).forOrder(id)).filter(
+        (t) => t.status === 'valid',
+      );
       const revoked = await this.tickets.revoke(tx, id, now);
+      if (revoked > 0) {
+        for (const ticket of valid) {
+          await tx
+            .get(JobRepository)
+            .enqueue(ticketRevokedMailJob(ticket.id, id, 'shopCancelled'), now);
+        }
+        // WooCommerce keeps a refunded or trashed order's places out of its stock.
+        if (state.status !== 'deleted') {
+          await tx.get(JobRepository).enqueue(shopRestockJob(id, state.id), now);
+        }
+      }
       return {
         outcome: revoked > 0 ? 'tickets_revoked' : known ? 'unchanged' : 'ignored',
-        mail: false,
+        mail: revoked > 0,
       };
     }
     // Not paid yet (pending, on hold, a draft): nothing to admit.
@@ -222,7 +334,22 @@ export class ShopOrders implements OnModuleInit {
         productIds: issued.unknown,
       });
     }
+    // Lines refunded in the shop: their seats are kept by the line's id; as many more are
+    // revoked as it refunded units beyond the seats refunded before.
+    const issuedSeats = await tx.get(TicketRepository).refundable(id);
+    const byRefund = await this.revokeRefunded(
+      tx,
+      id,
+      state.lines.map((line) => ({
+        position: line.id,
+        quantity:
+          (refunded.get(line.id) ?? 0) -
+          issuedSeats.filter((t) => t.linePosition === line.id && t.refunded).length,
+      })),
+      now,
+    );
     if (issued.seats === 0) return { outcome: 'ignored', mail: false };
+    if (byRefund > 0) return { outcome: 'tickets_revoked', mail: true };
     // rules "E-mail": the ticket mail's job, once per order (a later report adds none).
     await tx.get(JobRepository).enqueue(orderJob(ORDER_JOBS.ticketMail, id), now);
     return {

@@ -1,7 +1,10 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
-/** What WooCommerce reports of an order that the site no longer admits (rules "Cancelled in the shop"). */
-const CANCELLED_STATUSES = new Set(['cancelled', 'refunded', 'failed']);
+/**
+ * What WooCommerce reports of an order that the site no longer admits (rules "Cancelled in
+ * the shop"): the trash too, which the shop's order list shows as a status.
+ */
+const CANCELLED_STATUSES = new Set(['cancelled', 'refunded', 'failed', 'trash']);
 
 /** The `X-WC-Webhook-*` headers a delivery carries (lower-case, as Node gives them). */
 export interface WooWebhookHeaders {
@@ -115,6 +118,8 @@ export interface WooOrderState {
   /** The order's total, integer cents; null when the body has none. */
   total: number | null;
   lines: WooOrderLine[];
+  /** The shop keeps refunds of it (`refunds` in the body): some of its lines may be refunded. */
+  hasRefunds: boolean;
 }
 
 /** More lines than any order of ours has; a body with more is cut here. */
@@ -154,6 +159,7 @@ export function wooOrderState(body: unknown): WooOrderState | null {
       .slice(0, MAX_LINES)
       .map(orderLine)
       .filter((line): line is WooOrderLine => line !== null),
+    hasRefunds: Array.isArray(order.refunds) && order.refunds.length > 0,
   };
 }
 

@@ -7,6 +7,7 @@ import { TicketService } from './ticket.service.js';
 import { TicketRepository } from './tickets.port.js';
 import { OrderRepository } from '../orders/orders.port.js';
 import { ticketsCoveredByRefund } from './refunded-tickets.js';
+import { ticketRevokedMailJob } from './ticket-revoked-mail.js';
 
 /**
  * The order machine's ticket effects (`machines/src/order/order.machine.ts`), registered with
@@ -26,7 +27,17 @@ export class TicketEffects implements OnModuleInit {
   onModuleInit(): void {
     this.effects.handle('tickets.issue', (context) => this.issue(context));
     this.effects.handle('tickets.revoke', async ({ tx, order, now }) => {
+      const valid = (await tx.get(TicketRepository).forOrder(order.id)).filter(
+        (t) => t.status === 'valid',
+      );
       await tx.get(TicketRepository).revokeForOrder(order.id, now);
+      // rules "Cancelled in the shop": every holder hears of it, once per ticket.
+      if (order.status !== 'canceledInShop') return;
+      for (const ticket of valid) {
+        await tx
+          .get(JobRepository)
+          .enqueue(ticketRevokedMailJob(ticket.id, order.id, 'shopCancelled'), now);
+      }
     });
     this.effects.handle('tickets.restore', async ({ tx, order }) => {
       await tx.get(TicketRepository).restoreForOrder(order.id);

@@ -251,11 +251,7 @@ export class WaitlistService {
     const variants = (own.product.variants ?? []).filter((v) => v.purchasable);
     const units = variants.map((v) => ({ id: v.id, ...findStockUnit(products, productId, v.id)! }));
     const keys = [own, ...units].filter((u) => u.stock !== null).map((u) => u.productKey);
-    const held = await this.holdRepository.heldByKey(
-      [...new Set(keys)],
-      Date.now(),
-      own.readAt,
-    );
+    const held = await this.holdRepository.heldByKey([...new Set(keys)], Date.now(), own.readAt);
     const free = (u: { productKey: number; stock: number | null }) =>
       u.stock === null ? null : Math.max(0, u.stock - (held.get(u.productKey) ?? 0));
     return {

@@ -262,23 +262,30 @@ describe('rules "Cancelled in the shop": the organizer cancels a paid order in W
     ['paid', [paidHeld]],
     ['late payment accepted', [{ type: 'session.expired' } as const, paidLate]],
     ['handed off', [paidHeld, handedOff]],
-  ] as const)('a %s order: places released, tickets revoked, once', (_name, before) => {
-    const { order, steps } = run(TOTALS, [...before, shopCancelled, shopCancelled]);
-    expect(order).toMatchObject({ status: 'canceledInShop', changed: false });
-    expect(steps.at(-2)?.effects).toEqual(['reservation.release', 'tickets.revoke']);
-    expect(toSessionStatus(order.status)).toBe('canceled');
-  });
+  ] as const)(
+    'a %s order: places released (the shop restocked where it does not itself), tickets revoked, once',
+    (_name, before) => {
+      const { order, steps } = run(TOTALS, [...before, shopCancelled, shopCancelled]);
+      expect(order).toMatchObject({ status: 'canceledInShop', changed: false });
+      expect(steps.at(-2)?.effects).toEqual([
+        'reservation.release',
+        'tickets.revoke',
+        'shop.restock',
+      ]);
+      expect(toSessionStatus(order.status)).toBe('canceled');
+    },
+  );
 
   it('a free order (Gästeliste) too: no money was taken, its tickets stop admitting', () => {
     const { order, effects } = run(FREE, [shopCancelled]);
     expect(order.status).toBe('canceledInShop');
-    expect(effects).toEqual(['reservation.release', 'tickets.revoke']);
+    expect(effects).toEqual(['reservation.release', 'tickets.revoke', 'shop.restock']);
   });
 
   it('a disputed order only frees its places: its tickets are revoked already', () => {
     const { order, steps } = run(TOTALS, [paidHeld, disputeOpened, shopCancelled]);
     expect(order.status).toBe('canceledInShop');
-    expect(steps.at(-1)?.effects).toEqual(['reservation.release']);
+    expect(steps.at(-1)?.effects).toEqual(['reservation.release', 'shop.restock']);
   });
 
   it('an open, expired, refunded order, or a late refund or hand-off afterwards, changes nothing', () => {

@@ -66,12 +66,13 @@ const DISPUTED = {
   actions: ['tickets.revoke'],
 } as const;
 
-// rules "Cancelled in the shop": the organizer cancelled, refunded or failed the order in
-// WooCommerce. Its places free up and its tickets stop admitting anyone; the money is the
-// organizer's business there (the site refunds nothing itself).
+// rules "Cancelled in the shop": the organizer cancelled, refunded, failed or trashed the
+// order in WooCommerce. Its places free up (the shop's stock gets back what WooCommerce
+// itself keeps out) and its tickets stop admitting anyone; the money is the organizer's
+// business there (the site refunds nothing itself).
 const SHOP_CANCELLED = {
   target: 'canceledInShop',
-  actions: ['reservation.release', 'tickets.revoke'],
+  actions: ['reservation.release', 'tickets.revoke', 'shop.restock'],
 } as const;
 
 // Effects are named actions without a body: the backend reads them from `transition`'s
@@ -122,6 +123,7 @@ export const orderMachine = setup({
     'handoff.reportFailure': effect,
     'handoff.retry': effect,
     'shop.refund': effect,
+    'shop.restock': effect,
     // The payment's reference and the buyer as the payment page collected them (rules
     // "Everything the shop sells"); a missing value never erases a known one.
     recordPayment: assign(({ context, event }) =>
@@ -312,7 +314,10 @@ export const orderMachine = setup({
           target: 'refunded',
           actions: ['recordRefund', 'reservation.release', 'shop.refund'],
         },
-        'shop.cancelled': { target: 'canceledInShop', actions: 'reservation.release' },
+        'shop.cancelled': {
+          target: 'canceledInShop',
+          actions: ['reservation.release', 'shop.restock'],
+        },
       },
     },
     // Money can still arrive for a closed order (a slow payment, a session the server gave

@@ -46,6 +46,9 @@ export type OrderStatus = z.infer<typeof orderStatusSchema>;
  * - `handoff.retry`: the organizer fixed the cause; the hand-off runs again.
  * - `shop.refund`: money went back at the provider; WooCommerce records the same refund
  *   (rules "Refunds reach the shop").
+ * - `shop.restock`: the shop no longer counts the order (cancelled, refunded, trashed
+ *   there); what its stock still keeps out for it goes back, where WooCommerce does not do
+ *   that itself (rules "Cancelled in the shop", docs/ledger.md).
  */
 export const ORDER_EFFECTS = [
   'reservation.hold',
@@ -60,6 +63,7 @@ export const ORDER_EFFECTS = [
   'handoff.reportFailure',
   'handoff.retry',
   'shop.refund',
+  'shop.restock',
 ] as const;
 export type OrderEffect = (typeof ORDER_EFFECTS)[number];
 

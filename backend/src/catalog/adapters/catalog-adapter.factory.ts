@@ -42,6 +42,8 @@ export function instrumentedCatalog(adapter: CatalogPort, metrics: MetricsRegist
       'refundOrder',
       'ordersChangedSince',
       'findOrder',
+      'orderRefunds',
+      'restockOrder',
     ],
     metrics.dependencies,
     (err) => !(err instanceof CatalogError && err.kind === 'refused'),

@@ -8,6 +8,7 @@ import {
   type OrderHandOff,
   type OrderRefund,
   type RefundResult,
+  type RestockResult,
 } from '../catalog.port.js';
 import { demoCoupons } from '../demo/demo-coupons.data.js';
 import { DEMO_EVENTS, EVENTS_CATEGORY, type DemoVariant } from '../demo/demo-events.data.js';
@@ -184,6 +185,15 @@ export class DemoCatalogAdapter extends CatalogPort {
 
   async findOrder(): Promise<unknown> {
     return null;
+  }
+
+  async orderRefunds(): Promise<unknown[]> {
+    return [];
+  }
+
+  /** Nobody can refund or trash an order in the demo's shop: nothing is ever kept out of stock. */
+  async restockOrder(): Promise<RestockResult> {
+    return { found: false, restocked: [] };
   }
 
   /** Orders received so far (newest last); for readiness details and tests. */

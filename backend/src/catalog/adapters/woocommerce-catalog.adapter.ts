@@ -10,6 +10,7 @@ import {
   type OrderHandOff,
   type OrderRefund,
   type RefundResult,
+  type RestockResult,
   STRIPE_PAYMENT,
 } from '../catalog.port.js';
 import {
@@ -45,6 +46,8 @@ export interface WooCommerceAdapterOptions {
 export const ORDER_REFERENCE_META_KEY = 'awhh_reference';
 /** The provider's refund id on the shop's refund: what makes a refund recorded once. */
 export const REFUND_REFERENCE_META_KEY = 'awhh_refund_reference';
+/** Marks the site's refund of 0.00 that only puts an order's places back into stock. */
+export const RESTOCK_META_KEY = 'awhh_restock';
 /** Marks a test-mode order in the admin's custom fields, beside its payment title. */
 export const TEST_MODE_META_KEY = 'awhh_test_mode';
 const PAGE_CONCURRENCY = 4;
@@ -226,7 +229,11 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
    * what was charged when they differ (`matchTotal`), then it is read again and compared.
    * What still differs is a refusal with the differences in German.
    */
-  private async verified(id: string, answer: unknown, order: OrderHandOff): Promise<{ id: string }> {
+  private async verified(
+    id: string,
+    answer: unknown,
+    order: OrderHandOff,
+  ): Promise<{ id: string }> {
     let record = shopOrderRecord(answer);
     if (record && record.total !== order.total) {
       await this.matchTotal(id, answer, order);
@@ -406,6 +413,73 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
       }
       throw err;
     }
+  }
+
+  async orderRefunds(id: string): Promise<unknown[]> {
+    const { data } = await this.get(`wc/v3/orders/${encodeURIComponent(id)}/refunds`, {
+      per_page: '100',
+    });
+    if (!Array.isArray(data)) throw this.invalid(`wc/v3/orders/${id}/refunds`, 'expected an array');
+    // Newest first on the wire.
+    return [...data].reverse();
+  }
+
+  /**
+   * A refund of 0.00 naming every line the shop still keeps out of stock (`_reduced_stock`)
+   * with that quantity and `restock_items`: WooCommerce's own restock of refunded lines,
+   * which adds to the stock atomically, lowers `_reduced_stock` and shows in the order's
+   * history with `reason`. Nothing when no line keeps stock out (cancelled orders had
+   * theirs restocked by WooCommerce).
+   */
+  async restockOrder(id: string, reason: string): Promise<RestockResult> {
+    const order = await this.findOrder(id);
+    if (order === null) return { found: false, restocked: [] };
+    const items = ((order as { line_items?: unknown }).line_items ?? []) as {
+      id?: unknown;
+      product_id?: unknown;
+      variation_id?: unknown;
+      meta_data?: { key?: unknown; value?: unknown }[];
+    }[];
+    const lines = items.flatMap((item) => {
+      const reduced = Number(
+        (Array.isArray(item.meta_data) ? item.meta_data : []).find(
+          (m) => m?.key === '_reduced_stock',
+        )?.value,
+      );
+      return Number.isSafeInteger(reduced) && reduced > 0
+        ? [
+            {
+              id: Number(item.id),
+              productId: Number(item.product_id) || 0,
+              variationId: Number(item.variation_id) || null,
+              quantity: reduced,
+            },
+          ]
+        : [];
+    });
+    if (lines.length === 0) return { found: true, restocked: [] };
+    await this.request(
+      'POST',
+      `wc/v3/orders/${encodeURIComponent(id)}/refunds`,
+      {},
+      {
+        amount: '0.00',
+        reason,
+        api_refund: false,
+        restock_items: true,
+        line_items: lines.map((l) => ({ id: l.id, quantity: l.quantity, refund_total: 0 })),
+        meta_data: [{ key: RESTOCK_META_KEY, value: 'yes' }],
+      },
+      true,
+    );
+    return {
+      found: true,
+      restocked: lines.map(({ productId, variationId, quantity }) => ({
+        productId,
+        variationId,
+        quantity,
+      })),
+    };
   }
 
   private async findOrderByReference(reference: string): Promise<string | null> {

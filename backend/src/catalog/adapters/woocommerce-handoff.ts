@@ -46,7 +46,11 @@ export function shopOrderRecord(raw: unknown): ShopOrderRecord | null {
   });
   const coupons = (Array.isArray(o.coupon_lines) ? o.coupon_lines : []).flatMap((c: unknown) =>
     typeof c === 'object' && c !== null && typeof (c as { code?: unknown }).code === 'string'
-      ? [String((c as { code: string }).code).trim().toLowerCase()]
+      ? [
+          String((c as { code: string }).code)
+            .trim()
+            .toLowerCase(),
+        ]
       : [],
   );
   return {
@@ -165,10 +169,17 @@ export function germanRefusal(original: string): string {
     [/minimum spend/i, `Der Mindestbestellwert des Gutscheins${named} ist nicht erreicht.`],
     [/maximum spend/i, `Der Höchstbestellwert des Gutscheins${named} ist überschritten.`],
     [/valid email/i, `Der Gutschein${named} gilt nur für bestimmte E-Mail-Adressen.`],
-    [/coupon .*(does not exist|not exist)|invalid coupon/i, `Den Gutschein${named} gibt es im Shop nicht (mehr).`],
-    [/product|variation/i, 'Ein Produkt dieser Bestellung gibt es im Shop nicht (mehr) oder es ist nicht kaufbar.'],
+    [
+      /coupon .*(does not exist|not exist)|invalid coupon/i,
+      `Den Gutschein${named} gibt es im Shop nicht (mehr).`,
+    ],
+    [
+      /product|variation/i,
+      'Ein Produkt dieser Bestellung gibt es im Shop nicht (mehr) oder es ist nicht kaufbar.',
+    ],
   ];
   const german =
-    rules.find(([pattern]) => pattern.test(original))?.[1] ?? 'Der Shop hat die Bestellung abgelehnt.';
+    rules.find(([pattern]) => pattern.test(original))?.[1] ??
+    'Der Shop hat die Bestellung abgelehnt.';
   return `${german} (WooCommerce: „${original}“)`;
 }

@@ -124,6 +124,14 @@ export class FakeCatalog extends CatalogPort {
     return null;
   }
 
+  async orderRefunds(): Promise<unknown[]> {
+    return [];
+  }
+
+  async restockOrder(): Promise<{ found: boolean; restocked: never[] }> {
+    return { found: false, restocked: [] };
+  }
+
   productById(id: number): CatalogProduct {
     const found = this.products.find((p) => p.id === id);
     if (!found) throw new Error(`no product ${id}`);
