@@ -16,7 +16,9 @@ jest.setTimeout(180_000);
 const EVENT_PATH = '/events/sommer-afterwork-ms-hamburg';
 const MOBILE = { width: 390, height: 844 };
 const PANEL = 'Übergabe an den Shop fehlgeschlagen';
-const REASON = 'Usage limit for coupon "fest5" has been reached.';
+// rules "Hand-off refused": in German, WooCommerce's own words beside it.
+const REASON =
+  'Der Gutschein „fest5“ ist aufgebraucht: sein Nutzungslimit ist erreicht. (WooCommerce: „Usage limit for coupon "fest5" has been reached.“)';
 
 let woo: FakeWooCommerce;
 let site: RunningSite;

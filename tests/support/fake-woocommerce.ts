@@ -450,6 +450,34 @@ export class FakeWooCommerce {
     return answer.body as WooOrder;
   }
 
+  /**
+   * The organizer refunds lines in the admin ("Erstatten", restock ticked or not), as
+   * recorded in `orders.third.line-refund.*`: `POST /orders/{id}/refunds` with the lines,
+   * and the `order.updated` delivery it triggers.
+   */
+  refundLines(
+    id: number,
+    lines: { id: number; quantity: number; refundTotal: number }[],
+    options: { restock?: boolean; reason?: string } = {},
+  ): Record<string, unknown> {
+    const path = `${WC}/orders/${id}/refunds`;
+    const amount = lines.reduce((sum, l) => sum + l.refundTotal, 0);
+    const answer = this.write('POST', path, new URL(path, 'http://fake'), {
+      amount: amount.toFixed(2),
+      reason: options.reason ?? 'Erstattung im Shop',
+      api_refund: false,
+      restock_items: options.restock ?? true,
+      line_items: lines.map((l) => ({
+        id: l.id,
+        quantity: l.quantity,
+        refund_total: l.refundTotal,
+      })),
+    });
+    if (answer.status !== 201)
+      throw new Error(`the shop refused the refund: ${JSON.stringify(answer.body)}`);
+    return answer.body as Record<string, unknown>;
+  }
+
   /** The organizer trashes an order (or deletes it for good with `force`). */
   trashOrder(id: number, force = false): void {
     const path = `${WC}/orders/${id}`;

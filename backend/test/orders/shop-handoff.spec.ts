@@ -20,6 +20,10 @@ import {
 } from './support/checkout-test-app.js';
 import { shopCatalog } from './support/shop-catalog.js';
 
+
+/** rules "Hand-off refused": the reason in German, WooCommerce's own words beside it. */
+const USED_UP =
+  'Der Gutschein „fest5“ ist aufgebraucht: sein Nutzungslimit ist erreicht. (WooCommerce: „Usage limit for coupon "fest5" has been reached.“)';
 jest.setTimeout(120_000);
 
 // rules "Hand-off refused" and "Refunds reach the shop", against the fake WooCommerce
@@ -109,7 +113,7 @@ describe.each(DATABASES)('the shop both ways: hand-off refused, refunds (%s)', (
     expect(job.last_error).toContain('Usage limit for coupon "fest5" has been reached.');
     const order = await orderRow(orderId);
     expect(order).toMatchObject({ status: 'paid', catalog_order_id: null });
-    expect(order.handoff_error).toBe('Usage limit for coupon "fest5" has been reached.');
+    expect(order.handoff_error).toBe(USED_UP);
     // No pile of drafts: the one WooCommerce left was deleted (DELETE …?force=true).
     expect(shop.drafts).toHaveLength(0);
     expect(
@@ -148,7 +152,7 @@ describe.each(DATABASES)('the shop both ways: hand-off refused, refunds (%s)', (
       expect.objectContaining({
         orderId,
         state: 'Übergabe fehlgeschlagen',
-        reason: 'Usage limit for coupon "fest5" has been reached.',
+        reason: USED_UP,
       }),
     ]);
     // Its button (test mode) asks for the retry; the cause not fixed, the shop refuses again.
@@ -208,7 +212,7 @@ describe.each(DATABASES)('the shop both ways: hand-off refused, refunds (%s)', (
       orders: [
         {
           orderId,
-          reason: 'Usage limit for coupon "fest5" has been reached.',
+          reason: USED_UP,
           at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         },
       ],

@@ -379,8 +379,10 @@ describe('WooCommerce catalog adapter: variable products (recorded shop)', () =>
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CatalogError);
     expect(err).toMatchObject({ kind: 'refused', status: 400 });
-    // WooCommerce's own words, its HTML entities decoded.
-    expect((err as Error).message).toBe('Coupon "abgelaufen" has expired.');
+    // In German for the organizer, WooCommerce's own words (entities decoded) beside it.
+    expect((err as Error).message).toBe(
+      'Der Gutschein „abgelaufen“ ist abgelaufen. (WooCommerce: „Coupon "abgelaufen" has expired.“)',
+    );
     expect(fake.calls('/wp-json/wc/v3/orders', 'POST')).toBe(1);
     expect(fake.orders.map((o) => o.id)).toEqual([39, 40, 41]);
     // The draft WooCommerce left (data.new_draft_order_id) is gone.

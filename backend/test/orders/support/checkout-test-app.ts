@@ -100,7 +100,19 @@ export class FakeCatalog extends CatalogPort {
     if (existing) return { id: existing.id };
     const id = String(1000 + this.orders.size);
     this.orders.set(order.reference, { id, order });
+    // As WooCommerce: a paid order takes its units from the stock (a variation's own, or
+    // its parent's when it shares it), and the answer comes after.
+    for (const line of order.lines) this.takeStock(line.productId, line.variationId, line.quantity);
     return { id };
+  }
+
+  private takeStock(productId: number, variationId: number | undefined, quantity: number): void {
+    const product = this.products.find((p) => p.id === productId);
+    const variation = variationId
+      ? product?.variants?.find((v) => v.id === variationId)
+      : undefined;
+    const holder = variation && !variation.sharesParentStock ? variation : product;
+    if (holder && typeof holder.stock_quantity === 'number') holder.stock_quantity -= quantity;
   }
 
   /** The shop's refunds by order reference: the refunded total so far. */

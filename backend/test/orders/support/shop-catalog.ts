@@ -9,6 +9,6 @@ import type { FakeWooCommerce } from '../../../../tests/support/fake-woocommerce
 export function shopCatalog(shop: FakeWooCommerce): WooCommerceCatalogAdapter {
   return new WooCommerceCatalogAdapter(
     { url: shop.url, key: shop.key, secret: shop.secret },
-    { retries: 0, timeoutMs: 5_000 },
+    { retries: 0, timeoutMs: 15_000 },
   );
 }
