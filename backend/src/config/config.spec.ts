@@ -416,7 +416,18 @@ describe('configuration from the environment', () => {
       WOOCOMMERCE_KEY: 'ck_1',
       WOOCOMMERCE_SECRET: 'cs_1',
     };
-    expect(parseConfig(shop).woocommerce).toMatchObject({ webhookSecret: null });
+    expect(parseConfig(shop).woocommerce).toMatchObject({ webhookSecret: null, restock: true });
+    expect(parseConfig({ ...shop, SHOP_RESTOCK: 'off' }).woocommerce).toMatchObject({
+      restock: false,
+    });
+    // docs/ledger.md: WooCommerce reads API keys only over HTTPS; plain HTTP is refused at
+    // start with the reason, loopback (a shop on this machine, the tests) excepted.
+    expect(() => parseConfig({ ...shop, WOOCOMMERCE_URL: 'http://shop.example' })).toThrow(
+      /WOOCOMMERCE_URL must start with https:\/\/.*NODE_EXTRA_CA_CERTS.*muss mit https:\/\/ beginnen/,
+    );
+    expect(
+      parseConfig({ ...shop, WOOCOMMERCE_URL: 'http://127.0.0.1:8080' }).woocommerce?.url,
+    ).toBe('http://127.0.0.1:8080');
     expect(parseConfig({ ...shop, WOOCOMMERCE_WEBHOOK_SECRET: ' ' }).woocommerce).toMatchObject({
       webhookSecret: null,
     });

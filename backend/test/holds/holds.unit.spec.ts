@@ -176,13 +176,13 @@ describe('Holds', () => {
     await f.store.write((tx) => tx.get(HoldRepository).keep('ord_a', Date.now() + HOUR, true));
     const stock = new Map([[1, 2]]);
     for (const h of f.data.holds.filter((h) => h.owner === 'ord_b')) h.expiresAt = Date.now() - 1;
-    expect(
-      await f.store.write((tx) => f.holds.fitAgain(tx, 'ord_b', stock, 0, Date.now())),
-    ).toBe(true);
+    expect(await f.store.write((tx) => f.holds.fitAgain(tx, 'ord_b', stock, 0, Date.now()))).toBe(
+      true,
+    );
     await f.take('ord_c', 1);
-    expect(
-      await f.store.write((tx) => f.holds.fitAgain(tx, 'ord_b', stock, 0, Date.now())),
-    ).toBe(false);
+    expect(await f.store.write((tx) => f.holds.fitAgain(tx, 'ord_b', stock, 0, Date.now()))).toBe(
+      false,
+    );
   });
 
   it('tells its listeners when places were released', () => {

@@ -67,9 +67,7 @@ class OrderRecorder {
           const total = (order.line_items as { total: string }[])
             .reduce((sum, line) => sum + Number(line.total), 0)
             .toFixed(2);
-          res
-            .writeHead(201)
-            .end(JSON.stringify({ ...order, id: 46, status: 'processing', total }));
+          res.writeHead(201).end(JSON.stringify({ ...order, id: 46, status: 'processing', total }));
         }
       });
     });

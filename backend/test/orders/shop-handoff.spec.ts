@@ -20,7 +20,6 @@ import {
 } from './support/checkout-test-app.js';
 import { shopCatalog } from './support/shop-catalog.js';
 
-
 /** rules "Hand-off refused": the reason in German, WooCommerce's own words beside it. */
 const USED_UP =
   'Der Gutschein „fest5“ ist aufgebraucht: sein Nutzungslimit ist erreicht. (WooCommerce: „Usage limit for coupon "fest5" has been reached.“)';

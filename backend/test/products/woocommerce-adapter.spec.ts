@@ -1,3 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeTestCertificate } from '../../../tests/support/test-certificate.js';
 import { couponTerms } from '@awhh/machines';
 import { Logger } from '@nestjs/common';
 import { resolveEventDate } from '@awhh/machines';
@@ -103,6 +109,40 @@ describe('WooCommerce catalog adapter against the fake REST server', () => {
     expect((err as Error).message).toMatch(/woocommerce_rest_authentication_error/);
     expect((err as Error).message).toMatch(/WOOCOMMERCE_KEY and WOOCOMMERCE_SECRET/);
     expect(fake.calls('/wp-json/wc/v3/products')).toBe(1);
+  });
+
+  it("a refusal without WooCommerce's authentication error does not blame the keys: over plain HTTP WooCommerce never reads them", async () => {
+    fake.failNext(1, 401, '/wp-json/wc/v3/products');
+    const err = await adapter()
+      .listProducts()
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'auth', status: 401 });
+    expect((err as Error).message).toMatch(/only over HTTPS/);
+    expect((err as Error).message).not.toMatch(/Check WOOCOMMERCE_KEY/);
+  });
+
+  it('a shop whose certificate comes from a CA Node does not know: the error names the certificate and NODE_EXTRA_CA_CERTS', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'awhh-shop-tls-'));
+    const cert = makeTestCertificate(dir);
+    const server = createHttpsServer(
+      { cert: readFileSync(cert.certFile), key: readFileSync(cert.keyFile) },
+      (_req, res) => res.end('[]'),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const sut = new WooCommerceCatalogAdapter(
+        { url: `https://127.0.0.1:${port}`, key: fake.key, secret: fake.secret },
+        { retries: 0 },
+      );
+      const err = await sut.listProducts().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(CatalogError);
+      expect((err as Error).message).toMatch(/TLS certificate was refused/);
+      expect((err as Error).message).toMatch(/NODE_EXTRA_CA_CERTS/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reports a wrong site URL as not found', async () => {

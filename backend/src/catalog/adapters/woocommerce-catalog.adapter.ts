@@ -51,6 +51,17 @@ export const RESTOCK_META_KEY = 'awhh_restock';
 /** Marks a test-mode order in the admin's custom fields, beside its payment title. */
 export const TEST_MODE_META_KEY = 'awhh_test_mode';
 const PAGE_CONCURRENCY = 4;
+/** Node's codes for a certificate it does not trust (a private CA, expired, wrong host). */
+const TLS_ERRORS = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 interface WooResponse {
   data: unknown;
@@ -593,6 +604,14 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
         );
       }
       const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+      if (cause?.code && TLS_ERRORS.has(cause.code)) {
+        throw new CatalogError(
+          'network',
+          `WooCommerce: ${where}: the shop's TLS certificate was refused (${cause.code}: ${cause.message ?? ''}). A shop whose certificate comes from its own CA needs NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment; an expired certificate or one for another host name must be fixed at the shop.`,
+          null,
+          { cause: err },
+        );
+      }
       throw new CatalogError(
         'network',
         `WooCommerce: ${where} failed: ${cause?.code ?? cause?.message ?? (err as Error)?.message ?? String(err)}`,
@@ -634,9 +653,14 @@ export class WooCommerceCatalogAdapter extends CatalogPort {
     const detail = errorDetail(text);
     const suffix = detail ? ` (${detail})` : '';
     if (status === 401 || status === 403) {
+      // Only WooCommerce's own authentication error says the keys are wrong; without it the
+      // keys were not even read (plain HTTP) or lack a permission.
+      const keysWrong = text.includes('woocommerce_rest_authentication_error');
       return new CatalogError(
         'auth',
-        `WooCommerce refused the API keys for ${where}: ${status}${suffix}. Check WOOCOMMERCE_KEY and WOOCOMMERCE_SECRET and that the key has read/write access.`,
+        keysWrong
+          ? `WooCommerce refused the API keys for ${where}: ${status}${suffix}. Check WOOCOMMERCE_KEY and WOOCOMMERCE_SECRET.`
+          : `WooCommerce refused access to ${where}: ${status}${suffix}. WooCommerce reads the API keys only over HTTPS, and the key needs read/write access (WooCommerce → Einstellungen → Erweitert → REST-API).`,
         status,
       );
     }
