@@ -34,9 +34,7 @@ describe('SuccessView (rules "/success")', () => {
       await screen.findByText('Zahlung wird bestätigt …', { selector: 'strong' }),
     ).toBeInTheDocument();
     expect(onPaid).not.toHaveBeenCalled();
-    expect(
-      await screen.findByText('Danke für deine Bestellung!'),
-    ).toBeInTheDocument();
+    expect(await screen.findByText('Danke für deine Bestellung!')).toBeInTheDocument();
     expect(screen.getByText('1001')).toBeInTheDocument();
     expect(screen.getByText('44,82 €')).toBeInTheDocument();
     expect(screen.getByText('−4,98 €')).toBeInTheDocument();
