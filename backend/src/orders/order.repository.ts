@@ -219,6 +219,27 @@ export class KyselyOrderRepository extends OrderRepository {
     }));
   }
 
+  async handedOffUpcoming(startsAfter: string, limit: number): Promise<Order[]> {
+    const rows = await this.db
+      .selectFrom('orders')
+      .selectAll()
+      .where('status', '=', 'handedOff')
+      .where('catalog_order_id', 'is not', null)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('tickets')
+            .select('tickets.id')
+            .whereRef('tickets.order_id', '=', 'orders.id')
+            .where('tickets.starts_at', '>=', startsAfter),
+        ),
+      )
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+    return rows.map(toOrder);
+  }
+
   async findUnsettled(query: {
     provider: string;
     createdBefore: number;

@@ -94,6 +94,12 @@ export abstract class OrderRepository {
   /** Writes a transition's result: status, context, session id and payment time. */
   abstract save(order: Order, now: number): Promise<void>;
   /** Orders of this provider still waiting for their payment's outcome, oldest first. */
+  /**
+   * docs/ledger.md "A hand-off is done only when the shop holds what was charged": the orders
+   * in the shop (handed off) with a ticket for an evening that starts at `startsAfter` (an
+   * ISO date) or later, oldest first.
+   */
+  abstract handedOffUpcoming(startsAfter: string, limit: number): Promise<Order[]>;
   abstract findUnsettled(query: {
     provider: string;
     createdBefore: number;

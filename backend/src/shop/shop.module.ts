@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CatalogModule } from '../catalog/catalog.module.js';
 import { JobsModule } from '../jobs/jobs.module.js';
+import { MailModule } from '../mail/mail.module.js';
 import { OrdersModule } from '../orders/orders.module.js';
 import { storeRepository, StoreModule } from '../store/store.module.js';
 import { TicketsModule } from '../tickets/tickets.module.js';
@@ -8,6 +9,7 @@ import { KyselyShopOrderRepository, KyselyShopSweepRepository } from './shop-ord
 import { ShopOrderSweep, ShopSweepOptions } from './shop-order-sweep.js';
 import { ShopOrders } from './shop-orders.js';
 import { ShopWebhookController } from './shop-webhook.controller.js';
+import { ShopVerification } from './shop-verification.js';
 import { ShopWebhookService } from './shop-webhook.service.js';
 import { ShopOrderRepository, ShopSweepRepository } from './shop.port.js';
 
@@ -19,7 +21,7 @@ import { ShopOrderRepository, ShopSweepRepository } from './shop.port.js';
  * catalog cache. Nothing imports this module.
  */
 @Module({
-  imports: [StoreModule, JobsModule, CatalogModule, OrdersModule, TicketsModule],
+  imports: [StoreModule, JobsModule, CatalogModule, OrdersModule, TicketsModule, MailModule],
   controllers: [ShopWebhookController],
   providers: [
     storeRepository(ShopOrderRepository, (db, kind) => new KyselyShopOrderRepository(db, kind)),
@@ -28,6 +30,7 @@ import { ShopOrderRepository, ShopSweepRepository } from './shop.port.js';
     ShopOrders,
     ShopOrderSweep,
     ShopWebhookService,
+    ShopVerification,
   ],
 })
 export class ShopModule {}

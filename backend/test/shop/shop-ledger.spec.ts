@@ -1,6 +1,8 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
 import { recordedShop, type WooOrder } from '../../../tests/support/woocommerce-fixtures.js';
+import { shopVerifyCli } from '../../src/shop-verify.cli.js';
+import { ShopVerification } from '../../src/shop/shop-verification.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
 import {
   buyerForm,
@@ -236,4 +238,30 @@ describe.each(DATABASES)('docs/ledger.md: the site and the shop agree (%s)', (ki
       expect(vip().stock_quantity).toBe(stock + 2);
     },
   );
+
+  it('npm run shop:verify and the daily check: a cancellation in the shop whose news was lost is found, applied and reported; an order that agrees is not', async () => {
+    await start([]);
+    const kept = await buy(1, 'bleibt@example.org');
+    const lost = await buy(1, 'weg@example.org');
+    await handedOff(kept);
+    const order = await handedOff(lost);
+    // Cancelled in the shop; no webhook, no sweep has run since.
+    shop.setOrderStatus(order.id, 'cancelled');
+    const printed: string[] = [];
+    const code = await shopVerifyCli({ DATABASE_URL: db.url, ...shop.env }, (line) =>
+      printed.push(line),
+    );
+    expect(code).toBe(1);
+    expect(printed.join('\n')).toContain(
+      `${lost} (Shop #${order.id}): Die Bestellung #${order.id} steht im Shop auf „cancelled“`,
+    );
+    expect(printed.join('\n')).not.toContain(kept);
+    const findings = await app.get(ShopVerification).run(Date.now());
+    expect(findings).toEqual([
+      expect.objectContaining({ orderId: lost, catalogOrderId: String(order.id), fixed: true }),
+    ]);
+    expect((await ticketsOf(lost)).map((t) => t.status)).toEqual(['revoked']);
+    expect((await ticketsOf(kept)).map((t) => t.status)).toEqual(['valid']);
+    expect(await app.get(ShopVerification).run(Date.now())).toEqual([]);
+  });
 });

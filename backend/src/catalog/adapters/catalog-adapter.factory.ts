@@ -9,15 +9,8 @@ import { WooCommerceCatalogAdapter } from './woocommerce-catalog.adapter.js';
 /** WooCommerce when WOOCOMMERCE_URL is set (parseConfig already demanded key and secret). */
 export function createCatalogAdapter(config: AppConfig): CatalogPort {
   const logger = new Logger('Catalog');
+  // An http:// shop outside loopback is refused by the configuration already.
   if (config.woocommerce) {
-    const { hostname, protocol } = new URL(config.woocommerce.url);
-    // WooCommerce only accepts keys as basic auth over HTTPS; over plain HTTP it answers
-    // 401 and the cause is hard to spot from the error alone.
-    if (protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(hostname)) {
-      logger.warn(
-        'WOOCOMMERCE_URL uses http: WooCommerce accepts API keys only over HTTPS; expect 401 answers',
-      );
-    }
     return new WooCommerceCatalogAdapter(config.woocommerce);
   }
   logger.log('WOOCOMMERCE_URL is not set: serving the embedded demo catalog');

@@ -166,6 +166,11 @@ export class InMemoryOrderRepository extends OrderRepository {
     return [...places.values()];
   }
 
+  /** Tickets are not kept here: no order has an upcoming evening. */
+  async handedOffUpcoming(): Promise<Order[]> {
+    return [];
+  }
+
   async findUnsettled(query: {
     provider: string;
     createdBefore: number;
