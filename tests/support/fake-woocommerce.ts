@@ -1109,20 +1109,22 @@ export class FakeWooCommerce {
   }
 
   /**
-   * `DELETE /orders/{id}`: with `force=true` the order (or draft) is gone and the answer is
-   * the order as it was; without, it goes to the trash.
+   * `DELETE /orders/{id}`: with `force=true` the order (or draft) is gone; without, it goes
+   * to the trash (status `trash`, stock not restored: `orders.third.trash`). Either way the
+   * answer is the order as it was before (recorded: the trashed order still `processing`).
    */
   private deleteOrder(id: number, q: URLSearchParams): Answer {
     const list = this.orders.some((o) => o.id === id) ? this.orders : this.drafts;
     const index = list.findIndex((o) => o.id === id);
     if (index < 0) return invalidId('woocommerce_rest_shop_order_invalid_id', ALLOW_ITEM);
     const order = list[index]!;
+    const before = structuredClone(order);
     if (q.get('force') === 'true') list.splice(index, 1);
     else {
       order.status = 'trash';
       touch(order, this.clock());
     }
-    return { status: 200, body: order, headers: apiHeaders(ALLOW_ITEM) };
+    return { status: 200, body: before, headers: apiHeaders(ALLOW_ITEM) };
   }
 
   /**
