@@ -78,10 +78,11 @@ describe.each(DATABASES)('restore drill (%s)', (kind) => {
     return db;
   }
 
-  async function start(url: string) {
+  /** `shop`: the shop keeps its stock when the site's store is lost; a new one by default. */
+  async function start(url: string, shop: FakeCatalog = catalog()) {
     const app = await createTestApp({
       databaseUrl: url,
-      catalog: catalog(),
+      catalog: shop,
       env: {
         SMTP_URL: smtp.url,
         MAIL_FROM: 'After Work Hamburg <tickets@shop.test>',
@@ -119,7 +120,8 @@ describe.each(DATABASES)('restore drill (%s)', (kind) => {
 
   it('tickets, the check-in, the waiting list and the outbox survive backup and restore: a due mail goes out once', async () => {
     const before = await store();
-    const app = await start(before.url);
+    const shop = catalog();
+    const app = await start(before.url, shop);
 
     // A purchase through the test provider; its ticket mail goes out.
     const [ticket] = await pay(app, 'karla@example.org', checkoutBody([line(101, 25, 1)]));
@@ -186,7 +188,7 @@ describe.each(DATABASES)('restore drill (%s)', (kind) => {
     const restoreEnv = { ...env, DATABASE_URL: after.url };
     expect(await backupCli(['restore', join(dir, file!)], restoreEnv, () => undefined)).toBe(0);
 
-    const restored = await start(after.url);
+    const restored = await start(after.url, shop);
     const verified = await inject(restored, {
       method: 'GET',
       url: `/api/tickets/${ticket!.token}`,
