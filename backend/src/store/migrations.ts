@@ -804,7 +804,7 @@ function migrations(kind: StoreKind): Record<string, Migration> {
     },
     // docs/ledger.md "A sale counts once": a handed-off sale's hold counts only against stock
     // the shop reported before the hand-off's answer.
-    '2026-12-06-001-settled-holds': {
+    '2026-12-06-004-settled-holds': {
       async up(db: Kysely<unknown>) {
         await db.schema.alterTable('holds').addColumn('settled_at', 'bigint').execute();
         await db.schema.alterTable('coupon_holds').addColumn('settled_at', 'bigint').execute();
