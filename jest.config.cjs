@@ -23,6 +23,9 @@ const machines = { '^@awhh/machines$': '<rootDir>/../machines/src/index.ts' };
 module.exports = {
   // List every test by name: the names cite the spec rules they check.
   verbose: true,
+  // A deadline, not a speed test: jest's 5 s default fails on a machine whose cores are busy.
+  // Above testing-library's 15 s (frontend/test/setup.ts), so a slow wait fails by its message.
+  testTimeout: 30_000,
   projects: [
     {
       displayName: 'machines',
@@ -58,8 +61,6 @@ module.exports = {
         ...jsSuffix,
       },
       setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
-      // Above testing-library's 15 s deadline (test/setup.ts), so a slow wait fails by its message.
-      testTimeout: 30_000,
       testMatch: [
         '<rootDir>/src/**/*.spec.{ts,tsx}',
         '<rootDir>/test/**/*.spec.{ts,tsx}',
