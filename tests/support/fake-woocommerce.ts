@@ -183,6 +183,30 @@ export class FakeWooCommerce {
     this.slowPaths.set(pathPrefix, ms);
   }
 
+  /**
+   * A call to the fake's `/wp-json/wc/v3` as the site makes it (basic auth, JSON): its
+   * status and parsed body, for specs that hold the fake to the recordings.
+   */
+  async rest(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
+    const res = await fetch(`${this.url}/wp-json/wc/v3${path}`, {
+      method,
+      headers: {
+        authorization: 'Basic ' + Buffer.from(`${this.key}:${this.secret}`).toString('base64'),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: (await res.json()) as Record<string, unknown>,
+    };
+  }
+
   /** Requests so far whose path starts with `path` (a string) or matches it (a RegExp). */
   calls(path: string | RegExp = '/', method?: string): number {
     return this.requests.filter(

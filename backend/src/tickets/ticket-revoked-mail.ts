@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { escapeHtml as esc, formatLongDate, formatTime } from '@awhh/machines';
+import { escapeHtml as esc } from '@awhh/machines';
 import { AppConfig } from '../config/config.js';
 import { type Job, JobHandlers } from '../jobs/job-handlers.js';
 import type { NewJob } from '../jobs/jobs.port.js';
@@ -11,6 +11,7 @@ import {
 } from '../mail/mail-layout.js';
 import { MailPort } from '../mail/mail.port.js';
 import { absoluteUrl } from '../site/html-head.js';
+import { ticketWords } from './mail/ticket-words.js';
 import { TicketOrders } from './ticket-orders.js';
 import { TicketRepository } from './tickets.port.js';
 
@@ -88,16 +89,7 @@ export class TicketRevokedMails implements OnModuleInit {
       this.logger.log({ msg: 'no cancellation mail: no address', ticketId });
       return;
     }
-    const date = formatLongDate(ticket.startsAt);
-    const when = date
-      ? ` am ${date}${ticket.startsAt ? `, ${formatTime(ticket.startsAt)}` : ''}`
-      : '';
-    const which = [
-      ticket.tier,
-      ticket.seats > 1 ? `Ticket ${ticket.seat} von ${ticket.seats}` : null,
-    ]
-      .filter(Boolean)
-      .join(', ');
+    const { when, which } = ticketWords(ticket);
     const subject = `Ticket storniert: „${ticket.eventName}“`;
     const contact = absoluteUrl(this.config.publicUrl, '/contact');
     const holder = ticket.holder ? ` (${ticket.holder})` : '';

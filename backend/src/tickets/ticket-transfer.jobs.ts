@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { escapeHtml as esc, formatLongDate, formatTime } from '@awhh/machines';
+import { escapeHtml as esc } from '@awhh/machines';
 import { AppConfig } from '../config/config.js';
 import { type Job, JobHandlers } from '../jobs/job-handlers.js';
 import type { NewJob } from '../jobs/jobs.port.js';
@@ -12,6 +12,7 @@ import {
 import { MailPort } from '../mail/mail.port.js';
 import { absoluteUrl } from '../site/html-head.js';
 import { TicketMailService } from './mail/ticket-mail.service.js';
+import { ticketWords } from './mail/ticket-words.js';
 import { TicketOrders } from './ticket-orders.js';
 import { TicketService } from './ticket.service.js';
 import { type StoredTicket, TicketRepository } from './tickets.port.js';
@@ -107,16 +108,7 @@ export class TicketTransferJobs implements OnModuleInit {
       this.logger.log({ msg: 'no transfer notice sent: no buyer address', ticketId });
       return;
     }
-    const date = formatLongDate(ticket.startsAt);
-    const when = date
-      ? ` am ${date}${ticket.startsAt ? `, ${formatTime(ticket.startsAt)}` : ''}`
-      : '';
-    const which = [
-      ticket.tier,
-      ticket.seats > 1 ? `Ticket ${ticket.seat} von ${ticket.seats}` : null,
-    ]
-      .filter(Boolean)
-      .join(', ');
+    const { when, which } = ticketWords(ticket);
     const hello = order.buyerName ? `Hallo ${order.buyerName},` : 'Hallo,';
     const holder = ticket.holder ?? 'eine andere Person';
     const lines = [

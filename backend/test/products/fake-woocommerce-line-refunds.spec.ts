@@ -25,17 +25,7 @@ describe('fake WooCommerce: a refund of one line, and the trash, as recorded', (
     await fake.stop();
   });
 
-  async function call(method: string, path: string, body?: unknown) {
-    const res = await fetch(`${fake.url}/wp-json/wc/v3${path}`, {
-      method,
-      headers: {
-        authorization: 'Basic ' + Buffer.from(`${fake.key}:${fake.secret}`).toString('base64'),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Json };
-  }
+  const call = (method: string, path: string, body?: unknown) => fake.rest(method, path, body);
 
   /** The recorded request: 2 × a tier (Regulär 44 here) and 1 × a simple event (15), paid. */
   async function twoLineOrder() {

@@ -18,17 +18,7 @@ describe('fake WooCommerce: refunds and deleting an order, as recorded', () => {
     await fake.stop();
   });
 
-  async function call(method: string, path: string, body?: unknown) {
-    const res = await fetch(`${fake.url}/wp-json/wc/v3${path}`, {
-      method,
-      headers: {
-        authorization: 'Basic ' + Buffer.from(`${fake.key}:${fake.secret}`).toString('base64'),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, headers: res.headers, body: (await res.json()) as Json };
-  }
+  const call = (method: string, path: string, body?: unknown) => fake.rest(method, path, body);
 
   async function paidOrder() {
     const created = await call('POST', '/orders', {
