@@ -652,6 +652,20 @@ const environment = z.preprocess(
   }),
 );
 
+/**
+ * Every variable the environment's schema reads, its own or in a rule between variables:
+ * what docker-compose.yml has to pass on (tests/stack/infra.spec.ts checks it does).
+ */
+export const CONFIG_VARIABLES: readonly string[] = [
+  ...new Set(
+    Object.entries(environment.out.shape).flatMap(([key, schema]) =>
+      RULES.includes(key as (typeof RULES)[number])
+        ? Object.keys((schema as unknown as { in: z.ZodObject }).in.shape)
+        : [key],
+    ),
+  ),
+].sort();
+
 export function parseDatabaseUrl(raw: string | undefined): DatabaseConfig {
   return readVariable('DATABASE_URL', databaseUrl, raw);
 }
