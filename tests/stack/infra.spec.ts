@@ -236,7 +236,8 @@ describe('docker-compose.yml', () => {
       // all (npm run stack's own, tests'); every other one comes from .env by name.
       const notFromEnvFile = [
         ...['PORT', 'HOST', 'MODULES', 'TRUST_PROXY', 'METRICS_PORT', 'METRICS_HOST'],
-        ...['DATABASE_URL', 'STATIC_DIR', 'SSR_ENTRY', 'CHECKOUT_URL', 'BACKUP_DIR'],
+        ...['DATABASE_URL', 'DATABASE_PASSWORD', 'STATIC_DIR', 'SSR_ENTRY', 'CHECKOUT_URL'],
+        'BACKUP_DIR',
         ...['TLS_CERT_FILE', 'TLS_KEY_FILE', 'NGINX_BIN', 'STRIPE_API_BASE', 'NODE_ENV'],
       ];
       const read = new Set(
