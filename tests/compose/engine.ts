@@ -324,8 +324,8 @@ function standinKind(image: string): string | null {
 }
 
 /**
- * Every image in `images` present: kept when it is there (pulled before, or a stand-in of
- * the current recipe), pulled when a registry answers, else built as a stand-in.
+ * Every image in `images` present: kept when pulled before, pulled when a registry answers,
+ * else a stand-in: kept when one of the current recipe is there, else built.
  * Returns what was done per image.
  */
 export async function ensureImages(
@@ -334,43 +334,54 @@ export async function ensureImages(
   images: readonly string[],
 ): Promise<Record<string, 'present' | 'pulled' | 'stand-in built'>> {
   const done: Record<string, 'present' | 'pulled' | 'stand-in built'> = {};
+  const toBuild: [string, string][] = [];
   for (const image of images) {
     const kind = standinKind(image);
     const label = await imageLabel(log, image);
-    if (label === null || (label !== undefined && kind && label === recipeHash(kind))) {
+    if (label === null) {
+      done[image] = 'present'; // the real one, pulled before
+      continue;
+    }
+    // A registry that answers wins, over a stand-in of an earlier run too.
+    const pulled = await run(log, 'docker', ['pull', image], { timeoutMs: 10 * 60_000 });
+    if (pulled.status === 0) {
+      log.note(`pulled ${image}`);
+      done[image] = 'pulled';
+      continue;
+    }
+    if (label !== undefined && kind && label === recipeHash(kind)) {
       done[image] = 'present';
       continue;
     }
-    if (label === undefined) {
-      const pulled = await run(log, 'docker', ['pull', image], { timeoutMs: 10 * 60_000 });
-      if (pulled.status === 0) {
-        log.note(`pulled ${image}`);
-        done[image] = 'pulled';
-        continue;
-      }
-    }
     if (!kind) throw new Error(`${image}: no registry answers and there is no stand-in for it`);
-    await ensureBase(log);
-    const started = Date.now();
-    log.note(`building the stand-in for ${image} (no registry answers)`);
-    const context = standinContext(kind, image, dir);
-    try {
-      await must(log, 'docker', [
-        'build',
-        '--build-arg',
-        `BASE=${BASE_TAG}`,
-        '--label',
-        `${RECIPE_LABEL}=${recipeHash(kind)}`,
-        '-t',
-        image,
-        context,
-      ]);
-    } finally {
-      rmSync(context, { recursive: true, force: true });
-    }
-    log.note(`stand-in ${image} in ${Math.round((Date.now() - started) / 1000)} s`);
-    done[image] = 'stand-in built';
+    toBuild.push([image, kind]);
   }
+  if (toBuild.length === 0) return done;
+  await ensureBase(log);
+  // Side by side: most of their time is apt's downloads.
+  await Promise.all(
+    toBuild.map(async ([image, kind]) => {
+      const started = Date.now();
+      log.note(`building the stand-in for ${image} (no registry answers)`);
+      const context = standinContext(kind, image, dir);
+      try {
+        await must(log, 'docker', [
+          'build',
+          '--build-arg',
+          `BASE=${BASE_TAG}`,
+          '--label',
+          `${RECIPE_LABEL}=${recipeHash(kind)}`,
+          '-t',
+          image,
+          context,
+        ]);
+      } finally {
+        rmSync(context, { recursive: true, force: true });
+      }
+      log.note(`stand-in ${image} in ${Math.round((Date.now() - started) / 1000)} s`);
+      done[image] = 'stand-in built';
+    }),
+  );
   return done;
 }
 
