@@ -1,12 +1,12 @@
 import { relative } from 'node:path';
-import { ConfigError, parseBackupConfig, parseDatabaseUrl } from './config/config.js';
+import { ConfigError, parseBackupConfig, parseDatabase } from './config/config.js';
 import { BackupError, createBackup, restoreBackup } from './store/backup.js';
 
 // `npm run backup` (in a container: `node backend/dist/backup.cli.js`) writes a consistent
 // copy of the store to BACKUP_DIR while the site runs; `npm run restore -- <file>`
 // (`node backend/dist/backup.cli.js restore <file>`) puts one back into an empty store with
-// the site stopped. README "Betrieb". Only DATABASE_URL and the BACKUP_* variables are read;
-// the passphrase is never printed.
+// the site stopped. README "Betrieb". Only DATABASE_URL, DATABASE_PASSWORD and the BACKUP_*
+// variables are read; the passphrase is never printed.
 
 const RESTORE_USAGE = 'Aufruf / usage: npm run restore -- <Sicherungsdatei> [--force]';
 
@@ -16,7 +16,7 @@ export async function backupCli(
   env: NodeJS.ProcessEnv,
   print: (line: string) => void,
 ): Promise<number> {
-  const database = parseDatabaseUrl(env.DATABASE_URL?.trim() || undefined);
+  const database = parseDatabase(env);
   const config = parseBackupConfig(env);
   try {
     if (argv[0] === 'restore') {

@@ -1,4 +1,4 @@
-import { parseDatabaseUrl } from './config/config.js';
+import { parseDatabase } from './config/config.js';
 import { KyselySettingsRepository } from './store/settings.repository.js';
 import { StoreDatabase } from './store/store.database.js';
 
@@ -17,7 +17,7 @@ export async function withStoreSettings<T>(
   env: NodeJS.ProcessEnv,
   use: (settings: KyselySettingsRepository) => Promise<T>,
 ): Promise<T> {
-  const store = await StoreDatabase.open(parseDatabaseUrl(envVariable(env, 'DATABASE_URL')));
+  const store = await StoreDatabase.open(parseDatabase(env));
   try {
     return await use(new KyselySettingsRepository(store.db));
   } finally {

@@ -1,5 +1,5 @@
 import { transitionOrder } from '@awhh/machines';
-import { ConfigError, parseDatabaseUrl } from './config/config.js';
+import { ConfigError, parseDatabase } from './config/config.js';
 import { KyselyJobRepository } from './jobs/job.repository.js';
 import { ORDER_JOBS, orderJob } from './orders/order-jobs.js';
 import { KyselyOrderRepository } from './orders/order.repository.js';
@@ -9,7 +9,8 @@ import { StoreDatabase } from './store/store.database.js';
 // <order>`): rules "Hand-off refused". Once the organizer has fixed what WooCommerce
 // refused (a coupon, a product), this hands the paid order to the shop again: the order
 // machine's `handoff.retry` clears the refusal and its hand-off job is due again, which a
-// running checkout process picks up within a second. Only DATABASE_URL is read.
+// running checkout process picks up within a second. Only DATABASE_URL and DATABASE_PASSWORD
+// are read.
 
 const USAGE = 'Aufruf: npm run handoff:retry -- <Bestellnummer, z. B. ord_…>';
 
@@ -26,7 +27,7 @@ export async function handoffRetryCli(
     print(USAGE);
     return 2;
   }
-  const store = await StoreDatabase.open(parseDatabaseUrl(env.DATABASE_URL?.trim() || undefined));
+  const store = await StoreDatabase.open(parseDatabase(env));
   let outcome: Outcome;
   try {
     outcome = await store.write(async (trx): Promise<Outcome> => {

@@ -1,4 +1,4 @@
-import { ConfigError, parseDatabaseUrl } from './config/config.js';
+import { ConfigError, parseDatabase } from './config/config.js';
 import { KyselyPrivacyRepository } from './privacy/privacy.repository.js';
 import { StoreDatabase } from './store/store.database.js';
 import type { ErasureCounts } from './privacy/privacy.port.js';
@@ -6,8 +6,8 @@ import type { ErasureCounts } from './privacy/privacy.port.js';
 // `npm run privacy:erase -- <e-mail>` (in a container: `node backend/dist/privacy-erase.cli.js
 // <e-mail>`): a request for erasure (DSGVO Art. 17, docs/privacy.md). Everything the store
 // keeps for the address, in any case, is deleted or anonymised in one transaction, and what
-// was done is printed. Only DATABASE_URL is read: the rest of the site's configuration has
-// no say in it.
+// was done is printed. Only DATABASE_URL and DATABASE_PASSWORD are read: the rest of the
+// site's configuration has no say in it.
 
 const USAGE = 'Aufruf: npm run privacy:erase -- <E-Mail-Adresse>';
 
@@ -31,7 +31,7 @@ export async function privacyEraseCli(
     print(USAGE);
     return 2;
   }
-  const store = await StoreDatabase.open(parseDatabaseUrl(env.DATABASE_URL?.trim() || undefined));
+  const store = await StoreDatabase.open(parseDatabase(env));
   let counts: ErasureCounts;
   try {
     counts = await new KyselyPrivacyRepository(store).eraseAddress(address);

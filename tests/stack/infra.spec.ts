@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validate } from 'dockerfile-utils';
 import { parse } from 'yaml';
+import { CONFIG_VARIABLES } from '../../backend/src/config/config.js';
 import { REPO_ROOT } from '../support/site.js';
 
 // CI validates the compose file and the Dockerfiles statically (no Docker engine).
@@ -155,6 +156,108 @@ describe('docker-compose.yml', () => {
     expect(config).toMatch(/condition: service_healthy/);
   });
 
+  it('builds every built service from a stage it names: the server, never the last stage by default', () => {
+    const built = services.filter(([, s]) => s.build);
+    expect(built.map(([n]) => n).sort()).toEqual(['backup', 'checkout', 'nginx', 'products']);
+    for (const [name, s] of built) {
+      const text = readFileSync(join(REPO_ROOT, s.build!.dockerfile ?? 'Dockerfile'), 'utf8');
+      const stages = [...text.matchAll(/^FROM\s+\S+\s+AS\s+(\S+)/gim)].map((m) => m[1]);
+      expect([name, stages]).toEqual([name, expect.arrayContaining([s.build!.target])]);
+    }
+    for (const name of ['products', 'checkout']) {
+      expect(service(name).build?.target).toBe('runtime');
+      expect(service(name).image).toBe('awhh-backend:latest');
+    }
+    expect(service('backup').image).not.toBe('awhh-backend:latest');
+  });
+
+  describe('the app’s configuration reaches the containers', () => {
+    // What compose does not pass on, and why.
+    const NOT_FROM_COMPOSE: Record<string, string> = {
+      NODE_ENV: 'the image sets production',
+      HOST: 'the image sets 0.0.0.0',
+      STRIPE_API_BASE: 'tests only: a fake Stripe',
+    };
+    // The products side's way to the checkout side.
+    const PRODUCTS_ONLY = ['CHECKOUT_URL'];
+    // Read by the checkout side alone: secrets stay out of products.
+    const CHECKOUT_ONLY = [
+      'TICKET_SIGNING_KEY',
+      'SMTP_URL',
+      'ORGANIZER_EMAIL',
+      'CHECKIN_CODE',
+      'ORGANIZER_CODE',
+      'APPLE_PASS_TYPE_ID',
+      'APPLE_TEAM_ID',
+      'APPLE_PASS_CERT',
+      'APPLE_PASS_KEY',
+      'APPLE_PASS_KEY_PASSPHRASE',
+      'APPLE_WWDR_CERT',
+      'GOOGLE_WALLET_ISSUER_ID',
+      'GOOGLE_WALLET_SERVICE_ACCOUNT',
+    ];
+    const passed = (name: string) => Object.keys(service(name).environment ?? {});
+
+    it('passes every variable of the schema to the API services that read it', () => {
+      expect(CONFIG_VARIABLES.length).toBeGreaterThan(30);
+      for (const variable of CONFIG_VARIABLES) {
+        if (variable in NOT_FROM_COMPOSE) continue;
+        if (PRODUCTS_ONLY.includes(variable)) {
+          expect([variable, passed('products')]).toEqual([
+            variable,
+            expect.arrayContaining([variable]),
+          ]);
+          continue;
+        }
+        expect([variable, passed('checkout')]).toEqual([
+          variable,
+          expect.arrayContaining([variable]),
+        ]);
+        if (CHECKOUT_ONLY.includes(variable)) {
+          expect([variable, passed('products')]).toEqual([
+            variable,
+            expect.not.arrayContaining([variable]),
+          ]);
+        } else {
+          expect([variable, passed('products')]).toEqual([
+            variable,
+            expect.arrayContaining([variable]),
+          ]);
+        }
+      }
+      for (const variable of CHECKOUT_ONLY) expect(CONFIG_VARIABLES).toContain(variable);
+    });
+
+    it('takes every variable .env.example documents from .env into a container', () => {
+      const documented = [
+        ...readFileSync(join(REPO_ROOT, '.env.example'), 'utf8').matchAll(/^([A-Z][A-Z0-9_]*)=/gm),
+      ].map((m) => m[1]!);
+      // Set by compose per process or container layout, by the image, or not compose's at
+      // all (npm run stack's own, tests'); every other one comes from .env by name.
+      const notFromEnvFile = [
+        ...['PORT', 'HOST', 'MODULES', 'TRUST_PROXY', 'METRICS_PORT', 'METRICS_HOST'],
+        ...['DATABASE_URL', 'DATABASE_PASSWORD', 'STATIC_DIR', 'SSR_ENTRY', 'CHECKOUT_URL'],
+        'BACKUP_DIR',
+        ...['TLS_CERT_FILE', 'TLS_KEY_FILE', 'NGINX_BIN', 'STRIPE_API_BASE', 'NODE_ENV'],
+      ];
+      const read = new Set(
+        [...compose.matchAll(/\$\{([A-Z][A-Z0-9_]*)(?::?-[^}]*)?\}/g)].map((m) => m[1]),
+      );
+      for (const variable of documented) {
+        if (notFromEnvFile.includes(variable) || variable.startsWith('STACK_')) continue;
+        expect([variable, read.has(variable)]).toEqual([variable, true]);
+      }
+    });
+
+    it('hands the database password over on its own, never inside a URL', () => {
+      for (const name of ['products', 'checkout', 'backup']) {
+        const env = service(name).environment!;
+        expect(env.DATABASE_URL).not.toMatch(/PASSWORD/);
+        expect(env.DATABASE_PASSWORD).toBe('${POSTGRES_PASSWORD:-awhh}');
+      }
+    });
+  });
+
   it('has no obsolete version key', () => {
     expect(config.version).toBeUndefined();
     expect(compose).not.toMatch(/^version:/m);
@@ -238,12 +341,12 @@ describe('docker-compose.yml', () => {
       expect(mounts(service(name)).every((m) => m[2] === 'ro')).toBe(true);
       expect(service(name).environment?.DATABASE_URL).toMatch(/^postgres:\/\/.*@postgres:5432\//);
     }
-    // tmpfs owned by the user who writes it (nginx 101, node 1000, postgres 70).
+    // tmpfs owned by the user who writes it (nginx 101, node 1000, postgres 999).
     for (const [name, uid] of [
       ['nginx', '101'],
       ['products', '1000'],
       ['backup', '1000'],
-      ['postgres', '70'],
+      ['postgres', '999'],
     ] as const) {
       for (const t of service(name).tmpfs ?? []) expect(t).toContain(`uid=${uid},gid=${uid}`);
     }
@@ -276,7 +379,7 @@ describe('docker-compose.yml', () => {
   it('the API services trust X-Forwarded-For from nginx alone: its fixed address on the subnet', () => {
     const nginxAddress = /ipv4_address: ([\d.]+)/.exec(compose)?.[1];
     expect(nginxAddress).toBeDefined();
-    const trusted = [...compose.matchAll(/TRUST_PROXY: (\S+)/g)].map((m) => m[1]);
+    const trusted = ['products', 'checkout'].map((n) => service(n).environment?.TRUST_PROXY);
     expect(trusted).toEqual([nginxAddress, nginxAddress]);
     // Nobody else is handed nginx's address: the others draw from ip_range.
     const range = /ip_range: ([\d.]+)\/(\d+)/.exec(compose);
@@ -411,22 +514,27 @@ describe('docker-compose.yml', () => {
       expect(mounts(backup)).toEqual([['backups', '/backups']]);
       expect(backup.depends_on?.postgres?.condition).toBe('service_healthy');
       expect(backup.environment?.DATABASE_URL).toBe(service('checkout').environment?.DATABASE_URL);
+      expect(backup.environment?.DATABASE_PASSWORD).toBe('${POSTGRES_PASSWORD:-awhh}');
       const nightly = readFileSync(join(REPO_ROOT, 'backend', 'backup-nightly.sh'), 'utf8');
       expect(nightly).toContain('node /app/backend/dist/backup.cli.js');
       expect(dockerfile).toMatch(/CMD \["sh", "\/app\/backend\/backup-nightly\.sh"\]/);
     });
 
-    it('carries pg_dump of the postgres service’s major version', () => {
-      const major = /^postgres:(\d+)\./.exec(service('postgres').image!)?.[1];
-      expect(major).toBe('16');
-      expect(dockerfile).toContain(`postgresql-client-${major}`);
-      expect(dockerfile).toContain(`PATH=/usr/lib/postgresql/${major}/bin:$PATH`);
+    it('carries pg_dump of the postgres service’s own image, so of the server’s major version', () => {
+      // pg_dump refuses a newer server; the backup stage is built FROM the very image the
+      // postgres service runs, with Node and the built app copied in.
+      const from = /^FROM\s+(\S+)\s+AS\s+backup$/im.exec(dockerfile)?.[1];
+      expect(from).toBe(service('postgres').image);
+      expect(from).toMatch(/^postgres:\d+\.\d+-bookworm$/);
+      expect(dockerfile).toContain('COPY --from=runtime /usr/local/bin/node /usr/local/bin/node');
       // Only the backup stage: the API services' image carries no database tools.
-      const runtime = dockerfile.slice(
-        dockerfile.indexOf('AS runtime'),
-        dockerfile.indexOf('AS backup'),
-      );
-      expect(runtime).not.toContain('postgresql-client');
+      const runtime = instructionsOf(
+        dockerfile.slice(
+          dockerfile.indexOf('AS runtime'),
+          dockerfile.search(/^FROM\s+\S+\s+AS\s+backup/m),
+        ),
+      ).join('\n');
+      expect(runtime).not.toMatch(/postgres|pg_dump/);
     });
   });
 });

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { ConfigError, parseConfig } from './config.js';
+import { ConfigError, parseConfig, parseDatabase } from './config.js';
 
 describe('configuration from the environment', () => {
   it('runs on the embedded defaults with no configuration', () => {
@@ -55,10 +55,46 @@ describe('configuration from the environment', () => {
       TRUST_PROXY: 'false',
       MODULES: 'checkout',
     });
-    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@h/db' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@h/db', password: null });
     expect(config.trustProxy).toBe(false);
     expect(config.modules).toBe('checkout');
     expect(parseConfig({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toBe('10.0.0.0/8');
+  });
+
+  it('takes the PostgreSQL password as given from DATABASE_PASSWORD, beside a URL without one', () => {
+    // What `openssl rand -base64` yields: characters a URL would have to encode.
+    const password = 'a/b+c=@:% d';
+    const env = { DATABASE_URL: 'postgres://awhh@postgres:5432/awhh', DATABASE_PASSWORD: password };
+    expect(parseConfig(env).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://awhh@postgres:5432/awhh',
+      password,
+    });
+    expect(parseDatabase(env)).toEqual(parseConfig(env).database);
+    expect(parseConfig({ ...env, DATABASE_PASSWORD: '' }).database).toMatchObject({
+      password: null,
+    });
+  });
+
+  it.each<[string, NodeJS.ProcessEnv, string]>([
+    [
+      'a password in both places',
+      { DATABASE_URL: 'postgres://u:p@h/db', DATABASE_PASSWORD: 'q' },
+      'DATABASE_PASSWORD is set and DATABASE_URL holds a password too: give it in one place',
+    ],
+    [
+      'a password for SQLite',
+      { DATABASE_URL: 'sqlite::memory:', DATABASE_PASSWORD: 'q' },
+      'DATABASE_PASSWORD is for a postgres:// DATABASE_URL only',
+    ],
+    [
+      'an unencoded password in the URL, never echoed',
+      { DATABASE_URL: 'postgres://u:se/cr+et@h/db' },
+      'DATABASE_URL is not a valid URL (a password with characters such as / + @ : belongs in DATABASE_PASSWORD, or percent-encoded in the URL)',
+    ],
+  ])('refuses %s', (_name, env, message) => {
+    expect(() => parseConfig(env)).toThrow(`Invalid configuration: ${message}`);
+    expect(() => parseDatabase(env)).toThrow(`Invalid configuration: ${message}`);
   });
 
   it('mail and ticket signing: embedded defaults, or SMTP_URL, MAIL_FROM and an Ed25519 key', () => {

@@ -12,6 +12,7 @@ import {
   backupKeep,
   backupPassphrase,
   checkinCode,
+  databasePassword,
   databaseUrl,
   googleWalletIssuerId,
   googleWalletServiceAccount,
@@ -123,7 +124,12 @@ export interface MetricsEndpoint {
   host: string;
 }
 
-export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+/**
+ * The store. PostgreSQL's password is DATABASE_PASSWORD when set (null: the one in the URL,
+ * if any); it never has to be encoded into the URL.
+ */
+export type DatabaseConfig =
+  { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; password: string | null };
 
 export interface AppConfigShape {
   /**
@@ -543,6 +549,7 @@ function rule<I, O>(check: (vars: I) => O) {
 /** The entries below that hold a rule between variables; each reads the whole environment. */
 const RULES = [
   'woocommerce',
+  'database',
   'stripe',
   'paymentProvider',
   'productionSigningKey',
@@ -592,6 +599,9 @@ const environment = z.preprocess(
     METRICS_HOST: variable(z.string().default('127.0.0.1')),
     TICKET_SIGNING_KEY: variable(ticketSigningKey),
     DATABASE_URL: variable(databaseUrl),
+    database: z
+      .object({ DATABASE_URL: variable(text), DATABASE_PASSWORD: text })
+      .transform(rule((vars) => databaseConfig(vars.DATABASE_URL, vars.DATABASE_PASSWORD))),
     paymentProvider: z
       .object({
         PAYMENT_PROVIDER: variable(text),
@@ -665,8 +675,43 @@ const environment = z.preprocess(
   }),
 );
 
+/**
+ * Every variable the environment's schema reads, its own or in a rule between variables:
+ * what docker-compose.yml has to pass on (tests/stack/infra.spec.ts checks it does).
+ */
+export const CONFIG_VARIABLES: readonly string[] = [
+  ...new Set(
+    Object.entries(environment.out.shape).flatMap(([key, schema]) =>
+      RULES.includes(key as (typeof RULES)[number])
+        ? Object.keys((schema as unknown as { in: z.ZodObject }).in.shape)
+        : [key],
+    ),
+  ),
+].sort();
+
 export function parseDatabaseUrl(raw: string | undefined): DatabaseConfig {
   return readVariable('DATABASE_URL', databaseUrl, raw);
+}
+
+/** DATABASE_URL with DATABASE_PASSWORD beside it (the CLIs read just these two). */
+export function parseDatabase(env: NodeJS.ProcessEnv): DatabaseConfig {
+  return databaseConfig(env.DATABASE_URL?.trim() || undefined, env.DATABASE_PASSWORD);
+}
+
+function databaseConfig(url: string | undefined, rawPassword: string | undefined): DatabaseConfig {
+  const database = parseDatabaseUrl(url);
+  const password = readVariable('DATABASE_PASSWORD', databasePassword, rawPassword);
+  if (password === null) return database;
+  if (database.kind !== 'postgres') {
+    throw new ConfigError('DATABASE_PASSWORD', 'is for a postgres:// DATABASE_URL only');
+  }
+  if (new URL(database.url).password !== '') {
+    throw new ConfigError(
+      'DATABASE_PASSWORD',
+      'is set and DATABASE_URL holds a password too: give it in one place',
+    );
+  }
+  return { ...database, password };
 }
 
 export function parseSmtpUrl(raw: string | undefined): string | null {
@@ -727,7 +772,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): AppConfigShape {
     host: vars.HOST,
     modules: vars.MODULES,
     publicUrl: vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`,
-    database: vars.DATABASE_URL,
+    database: vars.database,
     woocommerce: vars.woocommerce,
     stripe: vars.stripe,
     paymentProvider: vars.paymentProvider,

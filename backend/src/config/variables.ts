@@ -93,7 +93,16 @@ export const databaseUrl = z
   .string()
   .transform((value, ctx) => {
     if (value.startsWith('postgres://') || value.startsWith('postgresql://')) {
-      return { kind: 'postgres' as const, url: value };
+      // Never echoed: the URL may hold the password.
+      if (!URL.canParse(value)) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'is not a valid URL (a password with characters such as / + @ : belongs in DATABASE_PASSWORD, or percent-encoded in the URL)',
+        });
+        return z.NEVER;
+      }
+      return { kind: 'postgres' as const, url: value, password: null as string | null };
     }
     if (!value.startsWith('sqlite:')) {
       ctx.addIssue({
@@ -110,6 +119,16 @@ export const databaseUrl = z
     return { kind: 'sqlite' as const, path: path === ':memory:' ? path : resolve(path) };
   })
   .prefault('sqlite:./data/awhh.db');
+
+/**
+ * DATABASE_PASSWORD: the PostgreSQL password beside a DATABASE_URL without one, taken as
+ * given (any characters; docker-compose.yml passes POSTGRES_PASSWORD this way, so no URL
+ * has to carry it encoded).
+ */
+export const databasePassword = z
+  .string()
+  .optional()
+  .transform((raw) => (raw === undefined || raw === '' ? null : raw));
 
 export const stripeSecretKey = z
   .string()

@@ -105,6 +105,13 @@ export function rotateBackups(dir: string, keep: number): string[] {
   return old;
 }
 
+/** pg_dump's and pg_restore's environment: DATABASE_PASSWORD as PGPASSWORD, never in argv. */
+function pgEnv(database: { password: string | null }): NodeJS.ProcessEnv {
+  return database.password === null
+    ? process.env
+    : { ...process.env, PGPASSWORD: database.password };
+}
+
 function missingTool(err: unknown, tool: string): never {
   if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
     throw new BackupError(
@@ -141,6 +148,7 @@ export async function createBackup(
     } else {
       await run('pg_dump', ['-Fc', '--no-owner', '--no-privileges', '-f', partial, database.url], {
         maxBuffer: 16 * 1024 * 1024,
+        env: pgEnv(database),
       }).catch((err: unknown) => missingTool(err, 'pg_dump'));
     }
     if (config.passphrase !== null) {
@@ -238,7 +246,7 @@ export async function restoreBackup(
           database.url,
           source,
         ],
-        { maxBuffer: 16 * 1024 * 1024 },
+        { maxBuffer: 16 * 1024 * 1024, env: pgEnv(database) },
       ).catch((err: unknown) => missingTool(err, 'pg_restore'));
     }
   } finally {

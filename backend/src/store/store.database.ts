@@ -24,9 +24,9 @@ const INT8_OID = 20;
  * 'error' event (57P01), which would crash the process without a listener. The failed
  * query is rejected to its caller; the next one opens a new connection.
  */
-function openPostgresPool(url: string): pg.Pool {
+function openPostgresPool(url: string, password: string | null): pg.Pool {
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: withPassword(url, password),
     max: 10,
     // Times are epoch milliseconds in bigint columns; they fit a JS number.
     types: {
@@ -41,6 +41,17 @@ function openPostgresPool(url: string): pg.Pool {
   pool.on('error', logLost);
   pool.on('connect', (client) => client.on('error', logLost));
   return pool;
+}
+
+/**
+ * The URL with DATABASE_PASSWORD in it, percent-encoded: pg reads the password from the URL
+ * before an option beside it, and decodes it again.
+ */
+function withPassword(url: string, password: string | null): string {
+  if (password === null) return url;
+  const parsed = new URL(url);
+  parsed.password = encodeURIComponent(password);
+  return parsed.href;
 }
 
 /**
@@ -72,7 +83,7 @@ export class StoreDatabase implements OnApplicationShutdown {
         ? new StoreDatabase(
             new Kysely<StoreSchema>({
               dialect: new PostgresDialect({
-                pool: openPostgresPool(config.url),
+                pool: openPostgresPool(config.url, config.password),
               }),
             }),
             'postgres',
