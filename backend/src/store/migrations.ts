@@ -802,6 +802,16 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // rules "Giving a ticket back": a return belongs to the holder generation that offered
+    // it, so taking it revokes that holder's ticket and never a later one's.
+    '2026-12-06-001-ticket-return-generation': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .alterTable('ticket_returns')
+          .addColumn('generation', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+      },
+    },
   };
 }
 

@@ -369,6 +369,8 @@ export interface TicketReturnsTable {
   fee: number;
   /** The waiting-list offer the place is lent to now, or null. */
   offer_id: number | null;
+  /** The ticket's generation (its holder) that offered it; only that one is revoked. */
+  generation: number;
   /** The waiting-list buyer's order that took the place. */
   taken_by: string | null;
   refund_reference: string | null;

@@ -229,6 +229,29 @@ export class KyselyTicketRepository extends TicketRepository {
     }
   }
 
+  async lockCurrent(id: string, generation: number): Promise<boolean> {
+    // An update that changes nothing takes PostgreSQL's row lock; SQLite's writes are serial.
+    const result = await this.db
+      .updateTable('tickets')
+      .set((eb) => ({ generation: eb.ref('generation') }))
+      .where('id', '=', id)
+      .where('generation', '=', generation)
+      .where('status', '=', 'valid')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async revokeReturned(id: string, generation: number, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('tickets')
+      .set({ status: 'revoked', revoked_at: now, refunded_at: now })
+      .where('id', '=', id)
+      .where('generation', '=', generation)
+      .where('status', '=', 'valid')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async revokeForOrder(orderId: string, now: number): Promise<number> {
     const result = await this.db
       .updateTable('tickets')
