@@ -34,7 +34,7 @@ const EVENT_PATH = '/events/sommer-afterwork-ms-hamburg';
 const TIER = 'Regulär';
 const MOBILE = { width: 390, height: 844 };
 const SW_CACHE = 'awhh-einlass-v1';
-const CODE = 'Elbe-Einlass-7K2M';
+const CODE = 'Jbxu-Vz5g-Nw27-Y5uq';
 
 const camera = hasFfmpeg() ? it : it.skip;
 

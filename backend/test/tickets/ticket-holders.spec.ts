@@ -26,8 +26,8 @@ import {
 
 jest.setTimeout(120_000);
 
-const CHECKIN_CODE = 'TUER-TEST-2026';
-const ORGANIZER_CODE = 'Elbe-Orga-2026-Hafen';
+const CHECKIN_CODE = 'JFWZ-APMB-F8MN-68XF';
+const ORGANIZER_CODE = 'Pp8h-Ab6x-Pzdp-5g4f';
 /** Tonight, in five hours: passing on closes two hours before. */
 const EVENT_START = new Date(Date.now() + 5 * 3_600_000).toISOString();
 const PASSED_ON =

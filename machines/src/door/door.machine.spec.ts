@@ -227,7 +227,7 @@ describe('door machine, with its actors', () => {
     actor.send({ type: 'door.unlock', code: 'FALSCH' });
     await flush();
     expect(actor.getSnapshot().value).toBe('lockedOut');
-    actor.send({ type: 'door.unlock', code: 'Elbe-Einlass-7K2M' });
+    actor.send({ type: 'door.unlock', code: 'Jbxu-Vz5g-Nw27-Y5uq' });
     await flush();
     expect(actor.getSnapshot().value).toBe('choosing');
     expect(actor.getSnapshot().context.code).toBe('door-session');
