@@ -4,7 +4,7 @@ import { apiError } from '../common/api-error.js';
 import { parseBody } from '../common/validation.js';
 import { OrganizerCode } from './organizer-code.js';
 import { OrganizerLockout } from './organizer-lockout.js';
-import { OrganizerSessions } from './organizer-session.js';
+import { type AccountCredentials, OrganizerSessions } from './organizer-session.js';
 import { ORGANIZER_ROLES, WordPressAccounts } from './wordpress-accounts.js';
 
 export const WRONG_CODE_MESSAGE = 'Der Veranstaltercode stimmt nicht.';
@@ -65,7 +65,10 @@ export class OrganizerSignIn {
           this.logger.log({ msg: 'organizer sign-in refused', outcome: 'role' });
           throw apiError(401, NO_PERMISSION_MESSAGE);
         }
-        return this.granted('wordpress', account.name || null, account.email);
+        return this.granted('wordpress', account.name || null, account.email, {
+          username,
+          applicationPassword,
+        });
       case 'wrong':
         return this.refuse(address, WRONG_ACCOUNT_MESSAGE);
       case 'passwordsOff':
@@ -77,9 +80,14 @@ export class OrganizerSignIn {
     }
   }
 
-  private async granted(method: string, name: string | null, email: string | null = null) {
+  private async granted(
+    method: string,
+    name: string | null,
+    email: string | null = null,
+    credentials: AccountCredentials | null = null,
+  ) {
     this.logger.log({ msg: 'organizer signed in', method });
-    return this.sessions.issue(name, email);
+    return this.sessions.issue(name, email, credentials);
   }
 
   /** Counts the wrong sign-in; 429 once the address is locked out, else 401. */

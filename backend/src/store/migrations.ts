@@ -812,6 +812,27 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // rules "The organizer": sessions kept in the store by the digest of their cookie, so
+    // signing out ends one everywhere and a backup holds nothing a cookie can be made from.
+    // The signed sessions before them and their key end here.
+    '2026-12-06-002-organizer-sessions': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('organizer_sessions')
+          .addColumn('id_hash', 'text', (c) => c.primaryKey())
+          .addColumn('method', 'text', (c) => c.notNull())
+          .addColumn('binding', 'text', (c) => c.notNull())
+          .addColumn('name', 'text')
+          .addColumn('email', 'text')
+          .addColumn('username', 'text')
+          .addColumn('sealed_password', 'text')
+          .addColumn('checked_at', 'bigint', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await sql`delete from settings where key = 'organizer-session-key'`.execute(db);
+      },
+    },
   };
 }
 

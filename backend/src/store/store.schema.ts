@@ -380,6 +380,26 @@ export interface TicketReturnsTable {
   updated_at: number;
 }
 
+/** rules "The organizer": a signed-in organizer; the cookie holds what `id_hash` digests. */
+export interface OrganizerSessionsTable {
+  /** SHA-256 of the cookie's secret, base64url: the store never holds the secret itself. */
+  id_hash: string;
+  /** `code` or `wordpress`. */
+  method: string;
+  /** What was signed in with (the code's digest or the shop's address), digested. */
+  binding: string;
+  name: string | null;
+  email: string | null;
+  /** The WordPress user name, to ask WordPress again. */
+  username: string | null;
+  /** The application password sealed with a key only the cookie carries. */
+  sealed_password: string | null;
+  /** Epoch ms of WordPress's last "yes" (the sign-in's time for the code). */
+  checked_at: number;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface StoreSchema {
   orders: OrdersTable;
   order_lines: OrderLinesTable;
@@ -405,4 +425,5 @@ export interface StoreSchema {
   ticket_transfers: TicketTransfersTable;
   reminder_addresses: ReminderAddressesTable;
   ticket_returns: TicketReturnsTable;
+  organizer_sessions: OrganizerSessionsTable;
 }
