@@ -340,14 +340,20 @@ describe.each(DATABASES)("the organizer's guest list (%s)", (kind) => {
     const formula = rows.find((r) => r[0]!.includes('HYPERLINK'))!;
     expect(formula[0]).toBe('\'=HYPERLINK("http://evil.example";"Klick")');
 
+    // Every cell quoted, whatever separator a spreadsheet guesses; formulas as text.
     for (const [value, cell] of [
-      ['=1+1', "'=1+1"],
-      ['+49 40 123', "'+49 40 123"],
-      ['-5', "'-5"],
-      ['@SUM(A1)', "'@SUM(A1)"],
+      ['=1+1', `"'=1+1"`],
+      ['+49 40 123', `"'+49 40 123"`],
+      ['-5', `"'-5"`],
+      ['@SUM(A1)', `"'@SUM(A1)"`],
+      ['  =1+1', `"'  =1+1"`],
+      ['\t=1+1', `"'\t=1+1"`],
+      ['＝1+1', `"'＝1+1"`],
       ['Müller; Co', '"Müller; Co"'],
+      ['Müller, =HYPERLINK("x")', '"Müller, =HYPERLINK(""x"")"'],
       ['Er sagt "hallo"', '"Er sagt ""hallo"""'],
-      ['Anna', 'Anna'],
+      ['Anna', '"Anna"'],
+      ['', '""'],
     ]) {
       expect(csvCell(value!)).toBe(cell);
     }
