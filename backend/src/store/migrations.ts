@@ -812,6 +812,12 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // rules "Named tickets": who passed a ticket on, named in the new holder's mail.
+    '2026-12-06-003-ticket-transfer-giver': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('ticket_transfers').addColumn('given_by', 'text').execute();
+      },
+    },
     // rules "The organizer": sessions kept in the store by the digest of their cookie, so
     // signing out ends one everywhere and a backup holds nothing a cookie can be made from.
     // The signed sessions before them and their key end here.

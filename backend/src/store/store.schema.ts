@@ -196,6 +196,8 @@ export interface TicketTransfersTable {
   /** The generation the transfer made (the ticket's new one). */
   generation: number;
   previous_code: string | null;
+  /** The name of who passed it on (its holder then, else null: the buyer). */
+  given_by: string | null;
   transferred_at: number;
 }
 

@@ -21,6 +21,10 @@ export const TICKET_REVOKED_MESSAGE =
   'Dieses Ticket ist storniert und kann weder benannt noch weitergegeben werden.';
 export const TICKET_CHANGED_MESSAGE =
   'Dieses Ticket wurde gerade geändert. Bitte lade die Gästeliste neu und versuch es noch einmal.';
+/** rules "Named tickets": how often one ticket may be passed on within a day. */
+export const TRANSFERS_PER_TICKET_PER_DAY = 3;
+export const TRANSFERRED_TOO_OFTEN_MESSAGE =
+  'Dieses Ticket wurde heute schon mehrmals weitergegeben. Weitergeben lässt es sich erst morgen wieder.';
 export const TICKET_CHECKED_IN_MESSAGE =
   'Dieses Ticket wurde schon am Einlass eingecheckt und kann nicht mehr weitergegeben werden.';
 
@@ -114,6 +118,10 @@ export class TicketHolderService {
         const current = await tx.get(TicketRepository).find(ticket.id);
         throw refusal(current?.generation !== ticket.generation ? 'stale' : 'revoked');
       }
+      // A ticket handed round and round (to flood inboxes with its mail, or to sell it on
+      // and on) stops after a few transfers a day.
+      const day = await tx.get(TicketRepository).transfersSince(ticket.id, now - 86_400_000);
+      if (day >= TRANSFERS_PER_TICKET_PER_DAY) throw apiError(429, TRANSFERRED_TOO_OFTEN_MESSAGE);
       for (const guard of this.guards) {
         const reason = await guard(tx, ticket);
         if (reason) throw apiError(409, reason);

@@ -217,6 +217,7 @@ export class KyselyTicketRepository extends TicketRepository {
             ticket_id: id,
             generation: generation + 1,
             previous_code: before.code,
+            given_by: before.holder,
             transferred_at: now,
           })
           .execute();
@@ -239,6 +240,26 @@ export class KyselyTicketRepository extends TicketRepository {
       .where('status', '=', 'valid')
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  async transfersSince(id: string, since: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('ticket_transfers')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('ticket_id', '=', id)
+      .where('transferred_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async givenBy(id: string, generation: number): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('ticket_transfers')
+      .select('given_by')
+      .where('ticket_id', '=', id)
+      .where('generation', '=', generation)
+      .executeTakeFirst();
+    return row?.given_by ?? null;
   }
 
   async revokeReturned(id: string, generation: number, now: number): Promise<boolean> {

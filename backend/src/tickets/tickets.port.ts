@@ -161,6 +161,10 @@ export abstract class TicketRepository {
    * this lock first, so two such decisions on one ticket run one after the other.
    */
   abstract lockCurrent(id: string, generation: number): Promise<boolean>;
+  /** rules "Named tickets": how often the ticket was passed on since `since` (epoch ms). */
+  abstract transfersSince(id: string, since: number): Promise<number>;
+  /** rules "Named tickets": the name of who passed it on to `generation`; null: unknown. */
+  abstract givenBy(id: string, generation: number): Promise<string | null>;
   /**
    * rules "Giving a ticket back": the waiting list bought the place the ticket's holder of
    * `generation` gave back. The ticket is revoked for good (its price goes back, so a

@@ -548,6 +548,14 @@ export class InMemoryTicketRepository extends TicketRepository {
     return false;
   }
 
+  async transfersSince(): Promise<number> {
+    return 0;
+  }
+
+  async givenBy(): Promise<string | null> {
+    return null;
+  }
+
   async lockCurrent(id: string, generation: number): Promise<boolean> {
     const t = this.data.tickets.find((x) => x.id === id);
     return t?.generation === generation && t.status === 'valid';
