@@ -7,6 +7,7 @@ import { TicketService } from './ticket.service.js';
 import { TicketRepository } from './tickets.port.js';
 import { OrderRepository } from '../orders/orders.port.js';
 import { ticketsCoveredByRefund } from './refunded-tickets.js';
+import { queueTicketNotices } from './ticket-notice.jobs.js';
 
 /**
  * The order machine's ticket effects (`machines/src/order/order.machine.ts`), registered with
@@ -26,10 +27,45 @@ export class TicketEffects implements OnModuleInit {
   onModuleInit(): void {
     this.effects.handle('tickets.issue', (context) => this.issue(context));
     this.effects.handle('tickets.revoke', async ({ tx, order, now }) => {
+      const valid = (await tx.get(TicketRepository).forOrder(order.id)).filter(
+        (t) => t.status === 'valid',
+      );
       await tx.get(TicketRepository).revokeForOrder(order.id, now);
+      // rules "When a ticket stops admitting": the buyer and every holder are told; an order
+      // cancelled in the shop is told by the shop's own notice.
+      const kind =
+        order.status === 'disputed' ? 'disputed' : order.status === 'refunded' ? 'refunded' : null;
+      if (kind) {
+        await queueTicketNotices(
+          tx,
+          {
+            orderId: order.id,
+            kind,
+            key: kind === 'refunded' ? (order.context.refundReference ?? '') : String(now),
+            refunded:
+              kind === 'refunded' ? (order.context.refundedAmount ?? order.context.total) : null,
+          },
+          valid,
+          now,
+        );
+      }
     });
-    this.effects.handle('tickets.restore', async ({ tx, order }) => {
+    this.effects.handle('tickets.restore', async ({ tx, order, now }) => {
+      const revoked = new Set(
+        (await tx.get(TicketRepository).forOrder(order.id))
+          .filter((t) => t.status === 'revoked')
+          .map((t) => t.id),
+      );
       await tx.get(TicketRepository).restoreForOrder(order.id);
+      const restored = (await tx.get(TicketRepository).forOrder(order.id)).filter(
+        (t) => t.status === 'valid' && revoked.has(t.id),
+      );
+      await queueTicketNotices(
+        tx,
+        { orderId: order.id, kind: 'restored', key: String(now), refunded: null },
+        restored,
+        now,
+      );
     });
     this.effects.handle('tickets.revokeRefunded', (context) => this.revokeRefunded(context));
     this.effects.listTicketsWith((orderId) => this.tickets.links(orderId));
@@ -60,6 +96,18 @@ export class TicketEffects implements OnModuleInit {
     await tx.get(OrderRepository).addRefundedUnits(
       order.id,
       [...units].map(([position, quantity]) => ({ position, quantity })),
+    );
+    const revoked = new Set(covered.map((c) => c.ticket.id));
+    await queueTicketNotices(
+      tx,
+      {
+        orderId: order.id,
+        kind: 'partlyRefunded',
+        key: `${order.context.refundReference ?? ''}:${order.context.refundedAmount ?? 0}`,
+        refunded: order.context.refundedAmount ?? null,
+      },
+      (await tx.get(TicketRepository).forOrder(order.id)).filter((t) => revoked.has(t.id)),
+      now,
     );
     this.logger.log({
       msg: 'tickets revoked by a partial refund',

@@ -11,6 +11,7 @@ import { TicketOrders } from './ticket-orders.js';
 import { KyselyTicketRepository } from './ticket.repository.js';
 import { TicketHolderService } from './ticket-holders.service.js';
 import { TicketResendService } from './ticket-resend.service.js';
+import { TicketNoticeJobs } from './ticket-notice.jobs.js';
 import { TicketTransferJobs } from './ticket-transfer.jobs.js';
 import { TicketSigner } from './ticket-signer.js';
 import { TicketService } from './ticket.service.js';
@@ -37,6 +38,7 @@ import { TicketRepository } from './tickets.port.js';
     TicketOrders,
     TicketHolderService,
     TicketTransferJobs,
+    TicketNoticeJobs,
   ],
   exports: [TicketSigner, TicketRepository, TicketOrders, TicketHolderService, TicketService],
 })
