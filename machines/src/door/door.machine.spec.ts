@@ -12,7 +12,7 @@ import {
 import type { DoorEventSummary, DoorFailure, DoorUnlocked, DoorVerdict } from './door.types.js';
 
 type AnyEvent = { type: string; [key: string]: unknown };
-type Verify = { text: string; eventId: number };
+type Verify = { text: string; eventId: number; code: string };
 
 const EVENT: DoorEventSummary = {
   id: 42,
