@@ -177,7 +177,7 @@ describe('the guest list on /veranstalter', () => {
     expect(csv.headers()['content-disposition']).toMatch(/^attachment; filename="gaesteliste-/);
     const bytes = await csv.body();
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(bytes.toString('utf8').split('\r\n')[0]).toMatch(/^\uFEFFName;Firma;E-Mail;/);
+    expect(bytes.toString('utf8').split('\r\n')[0]).toMatch(/^\uFEFF"Name";"Firma";"E-Mail";/);
     await organizer.context.close();
   });
 });
