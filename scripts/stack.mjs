@@ -6,11 +6,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import {
   accessSync,
+  chmodSync,
+  closeSync,
   constants,
   copyFileSync,
   createWriteStream,
   existsSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -53,6 +56,9 @@ pid ${dir}/nginx.pid;
 error_log ${dir}/logs/error.log warn;
 events { worker_connections 1024; }
 http {
+    # Requests' errors (a body too large, a limit, an upstream down) would print the request
+    # line with its tokens; the access log records them masked (docs: backend/README.md "Logs").
+    error_log ${dir}/logs/error.log crit;
     include mime.types;
     default_type application/octet-stream;
     client_body_temp_path ${dir}/tmp/client;
@@ -93,6 +99,7 @@ export function prepareNginx({ dir, port, host, productsPort, checkoutPort, stat
   rmSync(join(dir, 'conf/conf.d'), { recursive: true, force: true });
   for (const sub of ['conf/conf.d', 'conf/snippets', 'logs', 'tmp', 'acme'])
     mkdirSync(join(dir, sub), { recursive: true });
+  privateLogs(join(dir, 'logs'), ['access.log', 'error.log']);
   copyFileSync('/etc/nginx/mime.types', join(dir, 'conf/mime.types'));
   for (const file of readdirSync(join(NGINX_DIR, 'snippets'))) {
     if (file.endsWith('.conf'))
@@ -172,8 +179,25 @@ async function waitForHealth(url, child, name, timeoutMs) {
   throw new Error(`${name} not healthy at ${url} after ${timeoutMs} ms: ${lastError}`);
 }
 
+/**
+ * The stack's log files are readable by their owner and group only (0640, in a 0750
+ * directory): whatever masking misses must not be open to every account on the machine.
+ * nginx creates its files 0644 and leaves an existing file's mode alone, so they are made
+ * here first.
+ */
+function privateLogs(logDir, names) {
+  mkdirSync(logDir, { recursive: true, mode: 0o750 });
+  chmodSync(logDir, 0o750);
+  for (const name of names) {
+    const file = join(logDir, name);
+    closeSync(openSync(file, 'a', 0o640));
+    chmodSync(file, 0o640);
+  }
+}
+
 function output(child, name, logDir, echo) {
-  const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
+  privateLogs(logDir, [`${name}.log`]);
+  const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a', mode: 0o640 });
   for (const stream of [child.stdout, child.stderr]) {
     stream.pipe(log, { end: false });
     if (echo) {

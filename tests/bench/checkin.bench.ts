@@ -73,7 +73,7 @@ const BROWSER_SCANS = 20;
 const PRODUCT_ID = 1401;
 const EVENT_NAME = 'Einlass-Messung im Hafenklang';
 const PRICE = 25;
-const CODE = 'BENCH-DOOR-2000';
+const CODE = 'A6DH-ZQF8-SK6M-G87Y';
 const HOLDERS = ['Karla Kundin', 'Jonas Becker', 'Aylin Yilmaz', 'Mia Schröder', 'Finn Hansen'];
 /** rules "Named tickets": every seat named, with a company, as a company's group would be. */
 const COMPANIES = ['Hafenkontor GmbH', 'Elbwerk AG', 'Speicherstadt Digital', 'Nordlicht & Co. KG'];

@@ -17,7 +17,7 @@ import type { RunningSite } from '../support/site.js';
 
 jest.setTimeout(180_000);
 
-const ORGANIZER_CODE = 'Elbe-Orga-2026-Hafen';
+const ORGANIZER_CODE = 'Pp8h-Ab6x-Pzdp-5g4f';
 const EVENT = 'Sommer-Afterwork auf der MS Hamburg';
 const EVENT_PATH = '/events/sommer-afterwork-ms-hamburg';
 const SUBJECT = 'Neuer Treffpunkt heute Abend';

@@ -12,8 +12,8 @@ import type { RunningSite } from '../support/site.js';
 
 jest.setTimeout(180_000);
 
-const ORGANIZER_CODE = 'Elbe-Orga-2026-Hafen';
-const DOOR_CODE = 'Elbe-Einlass-7K2M';
+const ORGANIZER_CODE = 'Pp8h-Ab6x-Pzdp-5g4f';
+const DOOR_CODE = 'Jbxu-Vz5g-Nw27-Y5uq';
 const EVENT = 'Sommer-Afterwork auf der MS Hamburg';
 const EVENT_PATH = '/events/sommer-afterwork-ms-hamburg';
 const MOBILE = { width: 390, height: 844 };

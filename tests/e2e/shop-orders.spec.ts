@@ -22,7 +22,7 @@ const EVENT_PATH = '/events/sommer-afterwork-ms-hamburg';
 const EVENT_ID = 42;
 const REGULAR = 44;
 const SECRET = 'whsec_browser_shop';
-const CODE = 'Elbe-Laden-Einlass-4Q';
+const CODE = 'Skj2-Tyax-2yc8-Jqj2';
 
 let woo: FakeWooCommerce;
 let site: RunningSite;

@@ -18,7 +18,7 @@ jest.setTimeout(240_000);
 const EVENT = 'Sommer-Afterwork auf der MS Hamburg';
 const EVENT_PATH = '/events/sommer-afterwork-ms-hamburg';
 const TIER = 'Regulär';
-const CODE = 'Elbe-Einlass-7K2M';
+const CODE = 'Jbxu-Vz5g-Nw27-Y5uq';
 const MOBILE = { width: 390, height: 844 };
 
 let site: RunningSite;

@@ -79,7 +79,7 @@ describe('payments only on purpose (npm start, NODE_ENV=production)', () => {
         NODE_ENV: 'production',
         PAYMENT_PROVIDER: 'test',
         TICKET_SIGNING_KEY: SIGNING_KEY,
-        CHECKIN_CODE: 'Staging-Tuer-2026',
+        CHECKIN_CODE: 'Cgub-Ua9y-Xe7r-3wk2',
       });
     });
     afterAll(async () => {

@@ -24,7 +24,7 @@ const TICKET = 'eyJhbGciOiJFZERTQSJ9.eyJ0aWQiOiJ0a3RfZ2VoZWltIn0.c2lnbmF0dXJlLWd
 const SESSION = 'tps_GeheimeSitzung0123456789';
 const OFFER = 'R2VoZWltZXMtQW5nZWJvdC0yNC1CeXRlcw';
 const EMAIL = 'karla.kundin+awhh@example.org';
-const CODE = 'TUER-GEHEIM-2026';
+const CODE = 'MPPQ-RQFZ-DHQ6-M7T3';
 
 /** Request paths and how the log must show them. */
 const REQUESTS: [string, string][] = [

@@ -136,6 +136,7 @@ describe('docker-compose.yml', () => {
           {
             cwd: REPO_ROOT,
             encoding: 'utf8',
+            env: { ...process.env, BACKUP_PASSPHRASE: 'Backup-Passphrase-Test' },
           },
         );
         expect(res.stderr).toBe('');
@@ -144,10 +145,26 @@ describe('docker-compose.yml', () => {
     },
   );
 
+  (haveCompose ? it : it.skip)(
+    'refuses to run without BACKUP_PASSPHRASE: backups are encrypted by default',
+    () => {
+      const env = { ...process.env };
+      delete env.BACKUP_PASSPHRASE;
+      const res = spawnSync('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q'], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        env,
+      });
+      expect(res.status).not.toBe(0);
+      expect(res.stderr).toMatch(/BACKUP_PASSPHRASE/);
+    },
+  );
+
   (haveCompose ? it : it.skip)('runs the services the way npm run stack does', () => {
     const res = spawnSync('docker-compose', ['-f', 'docker-compose.yml', 'config'], {
       cwd: REPO_ROOT,
       encoding: 'utf8',
+      env: { ...process.env, BACKUP_PASSPHRASE: 'Backup-Passphrase-Test' },
     });
     const config = res.stdout;
     expect(config).toMatch(/MODULES: products/);

@@ -19,6 +19,14 @@ describe('maskSecrets', () => {
     [`/api/tickets/${TICKET}/pdf`, '/api/tickets/[token]/pdf'],
     [`/api/tickets/${TICKET}/wallet/apple`, '/api/tickets/[token]/wallet/apple'],
     ['/api/tickets/kaputt-aber-geheim', '/api/tickets/[token]'],
+    // A reminder's unsubscribe link (page and form), sessions wherever they stand.
+    ['/api/reminders/unsubscribe/QWJtZWxkZS1Ub2tlbi0yNA', '/api/reminders/unsubscribe/[token]'],
+    ['/reminders/unsubscribe/QWJtZWxkZS1Ub2tlbi0yNA?x=1', '/reminders/unsubscribe/[token]?x=1'],
+    ['Bearer door.MTczNTY4MDAwMDAwMA.c2lnbmF0dXJl', 'Bearer [token]'],
+    [
+      'cookie: awhh_organizer=v2.QUJDREVGR0hJSktMTU5PUFFSU1RVVldY; x=1',
+      'cookie: awhh_organizer=[token]; x=1',
+    ],
     // The waiting list's pages and API.
     [`/waitlist/offer/${WAITLIST}`, '/waitlist/offer/[token]'],
     [`/waitlist/confirm/${WAITLIST}`, '/waitlist/confirm/[token]'],

@@ -20,6 +20,8 @@ const SECRET_PATHS: RegExp[] = [
   new RegExp(String.raw`(/(?:api/)?tickets/)(?!(?:public-key|resend)${END})${SEGMENT}`, 'g'),
   // The waiting list's pages (/waitlist/offer/…) and its API (/api/waitlist/offers/…).
   new RegExp(String.raw`(/(?:api/)?waitlist/(?:offers?|confirm|unsubscribe)/)${SEGMENT}`, 'g'),
+  // A reminder's unsubscribe link stops an address's reminders.
+  new RegExp(String.raw`(/(?:api/)?reminders/unsubscribe/)${SEGMENT}`, 'g'),
   // An order's summary carries its tickets; the test provider's page pays it.
   new RegExp(String.raw`(/api/checkout/session/)${SEGMENT}`, 'g'),
   new RegExp(String.raw`(/api/checkout/test-provider/)(?!assets${END})${SEGMENT}`, 'g'),
@@ -38,6 +40,10 @@ const CODE_PARAMS = new RegExp(
 
 /** Payment session ids (Stripe's, the test provider's) wherever they stand. */
 const SESSION_IDS = /\b(?:cs_(?:test|live)_[A-Za-z0-9]+|tps_[A-Za-z0-9_-]{8,})/g;
+
+/** A door session (`door.…`) and the organizer's session cookie, wherever they stand. */
+const SESSION_TOKENS =
+  /\bdoor\.[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]+)*|(\bawhh_organizer=)[^;\s"'<>]+/g;
 
 /** A signed ticket (compact JWS: base64url JSON header, payload, signature) anywhere. */
 const SIGNED_TOKENS = /\beyJ[A-Za-z0-9_-]{4,}(?:\.[A-Za-z0-9_-]*){1,2}/g;
@@ -60,6 +66,7 @@ export function maskSecrets(text: string): string {
     .replace(TOKEN_PARAMS, `$1${TOKEN_MASK}`)
     .replace(CODE_PARAMS, `$1${CODE_MASK}`)
     .replace(SESSION_IDS, TOKEN_MASK)
+    .replace(SESSION_TOKENS, (_, cookie: string | undefined) => `${cookie ?? ''}${TOKEN_MASK}`)
     .replace(SIGNED_TOKENS, TOKEN_MASK)
     .replace(EMAILS, EMAIL_MASK);
   return out;

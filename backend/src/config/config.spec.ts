@@ -120,17 +120,35 @@ describe('configuration from the environment', () => {
 
   it('the door code: embedded by default, CHECKIN_CODE when set, never echoed in an error', () => {
     expect(parseConfig({}).checkinCode).toBeNull();
-    expect(parseConfig({ CHECKIN_CODE: 'Tuer-2026-Hafen' }).checkinCode).toBe('Tuer-2026-Hafen');
+    expect(parseConfig({ CHECKIN_CODE: '28yr-6e4n-Pqqf-7pfd' }).checkinCode).toBe(
+      '28yr-6e4n-Pqqf-7pfd',
+    );
     expect(() => parseConfig({ CHECKIN_CODE: 'ab-cd-12' })).toThrow(
       /^Invalid configuration: CHECKIN_CODE (?!.*ab-cd-12)/,
     );
-    // At least 12 characters besides spaces and dashes, with letters and digits.
-    for (const weak of ['EINLASS-2026', 'Einlass Hafen Elbe', '2026-1205-1800', 'ABC-1234-XYZ']) {
+    // rules "Tickets and the door": 16 characters of letters and digits, no common word,
+    // no repeats, no sequences; the start-up says so in English and German.
+    for (const weak of [
+      'EINLASS-2026',
+      'Einlass Hafen Elbe',
+      '2026-1205-1800',
+      'ABC-1234-XYZ',
+      'aaaaaaaaaaa1',
+      'aaaaaaaaaaaaaaa1',
+      'Sommerfest2026',
+      'Sommerfest-2026-Hamburg',
+      'Q7M4-ABCD-X9R2-KP6T',
+      'Q7M4-1234-X9R2-KP6T',
+      'QWERTZ-7M4X-9R2K-P6T',
+      'K7Q2-M4X9-R2K7-Q2M4',
+    ]) {
       expect(() => parseConfig({ CHECKIN_CODE: weak })).toThrow(
-        /^Invalid configuration: CHECKIN_CODE must have at least 12 characters/,
+        /^Invalid configuration: CHECKIN_CODE is too weak \(.*Der Code ist zu schwach/,
       );
     }
-    expect(parseConfig({ CHECKIN_CODE: 'elbe 7 hafen 42' }).checkinCode).toBe('elbe 7 hafen 42');
+    expect(parseConfig({ CHECKIN_CODE: 'k6jp ctvc jc9s ur37' }).checkinCode).toBe(
+      'k6jp ctvc jc9s ur37',
+    );
   });
 
   it('trusts no proxy unless TRUST_PROXY names one', () => {
@@ -333,7 +351,7 @@ describe('configuration from the environment', () => {
       ],
       [
         { CHECKIN_CODE: 'EINLASS-2026' },
-        'CHECKIN_CODE must have at least 12 characters besides spaces and dashes, letters and digits among them (make one with: npm run door-code -- --new)',
+        'CHECKIN_CODE is too weak (fewer than 16 characters, too few different characters, a common word): it needs at least 16 characters besides spaces and dashes, letters and digits, no words, repeats or sequences. Der Code ist zu schwach: mindestens 16 Zeichen aus Buchstaben und Ziffern, ohne Wörter, Wiederholungen oder Folgen. (make one with: npm run door-code -- --new)',
       ],
       [
         { WAITLIST_OFFER_HOURS: '1e2' },

@@ -2,6 +2,7 @@ import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { codeWeakness, MIN_CODE_LENGTH } from './code-strength.js';
 
 // The rule of each environment variable, as a schema over its trimmed text (undefined when
 // unset) with its default. The messages are the `problem` of a ConfigError, which names the
@@ -207,25 +208,22 @@ export const ticketSigningKey = orNull(
 );
 
 /** Shortest door code accepted (as the door compares it: no spaces or dashes, any case). */
-export const MIN_CHECKIN_CODE_LENGTH = 12;
+export const MIN_CHECKIN_CODE_LENGTH = MIN_CODE_LENGTH;
+
+/** A configured code that `codeWeakness` accepts; the value never appears in the error. */
+function strongCode(cli: string) {
+  return z.string().superRefine((raw, ctx) => {
+    const weakness = codeWeakness(raw);
+    if (weakness) ctx.addIssue({ code: 'custom', message: `${weakness} (make one with: ${cli})` });
+  });
+}
 
 /**
- * CHECKIN_CODE: the door staff's shared code. The right code is never refused because of
- * someone else's wrong ones (the lockout only slows wrong guesses down), so the code itself
- * must make guessing hopeless: at least 12 characters with letters and digits
- * ("EINLASS-2026" is a word and a year). The value never appears in the error.
+ * CHECKIN_CODE: the door staff's shared code. The lockout stops one address after a few
+ * wrong codes, but addresses are many, so the code itself must make guessing hopeless
+ * ("EINLASS-2026" is a word and a year; `code-strength.ts` says what passes).
  */
-export const checkinCode = orNull(
-  z.string().refine(
-    (raw) => {
-      const code = raw.replace(/[\s-]+/g, '');
-      return code.length >= MIN_CHECKIN_CODE_LENGTH && /\p{L}/u.test(code) && /\p{N}/u.test(code);
-    },
-    {
-      error: `must have at least ${MIN_CHECKIN_CODE_LENGTH} characters besides spaces and dashes, letters and digits among them (make one with: npm run door-code -- --new)`,
-    },
-  ),
-);
+export const checkinCode = orNull(strongCode('npm run door-code -- --new'));
 
 /** Longest an offer may hold places: a month, far beyond any sensible setting. */
 export const MAX_WAITLIST_OFFER_HOURS = 720;
@@ -326,20 +324,9 @@ export const reminderHoursBefore = z
 /**
  * ORGANIZER_CODE: the organizer's code for /veranstalter on a site without WooCommerce (the
  * demo shop; rules "The organizer"). It opens sales and revenue, so like the door code it
- * must make guessing hopeless: at least 12 characters with letters and digits. The value
- * never appears in the error.
+ * must make guessing hopeless (`code-strength.ts`).
  */
-export const organizerCode = orNull(
-  z.string().refine(
-    (raw) => {
-      const code = raw.replace(/[\s-]+/g, '');
-      return code.length >= MIN_CHECKIN_CODE_LENGTH && /\p{L}/u.test(code) && /\p{N}/u.test(code);
-    },
-    {
-      error: `must have at least ${MIN_CHECKIN_CODE_LENGTH} characters besides spaces and dashes, letters and digits among them (make one with: npm run organizer-code -- --new)`,
-    },
-  ),
-);
+export const organizerCode = orNull(strongCode('npm run organizer-code -- --new'));
 
 /**
  * The wallet's keys and certificates (APPLE_PASS_CERT, APPLE_PASS_KEY, APPLE_WWDR_CERT,

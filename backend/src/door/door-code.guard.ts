@@ -14,7 +14,7 @@ import { DOOR_SESSION_PREFIX, DoorSessions } from './door-session.js';
 
 export const WRONG_CODE_MESSAGE = 'Der Türcode stimmt nicht.';
 export const LOCKED_OUT_MESSAGE =
-  'Zu viele falsche Türcodes aus diesem Netz. Der richtige Code wird weiter angenommen – bitte prüfe ihn Zeichen für Zeichen.';
+  'Zu viele falsche Türcodes aus diesem Netz. Bitte warte eine Viertelstunde; angemeldete Geräte arbeiten weiter.';
 export const SESSION_EXPIRED_MESSAGE =
   'Die Freigabe dieses Geräts ist abgelaufen. Bitte gib den Türcode erneut ein.';
 
@@ -32,14 +32,12 @@ export const DoorCodeOnly = () => SetMetadata(DOOR_CODE_ONLY, true);
 /**
  * Every /api/checkin route needs the door code or a door session (README "Door check-in").
  *
- * The right code is never refused, not even from an address locked out by wrong ones:
- * door staff share the venue's Wi-Fi with the guests, and anyone there could otherwise lock
- * them out for 15 minutes. The lockout applies to wrong codes only, so it still slows a
- * guesser down, while what makes guessing hopeless is the code's size: generated codes
- * have about 79 bits, configured ones at least 12 letters and digits (refused at start-up
- * otherwise); even a thousand guesses a second would need millions of years. A door session
- * is no guess at the code (its HMAC cannot be guessed either), so a refused one is not
- * counted: a phone whose session ran out must not lock out its colleagues.
+ * Five wrong codes lock the address (an IPv6 /64) out for 15 minutes, and while it is locked
+ * out no code it sends is compared at all: the right one gets the same 429, so guessing
+ * stops at the limit instead of going on at the limit's pace. A door session is no guess at
+ * the code (its HMAC cannot be guessed either), so it passes from a locked-out address and a
+ * refused one is not counted: phones already signed in keep working when somebody on the
+ * venue's Wi-Fi types wrong codes, and a phone whose session ran out locks nobody out.
  */
 @Injectable()
 export class DoorCodeGuard implements CanActivate {
@@ -70,9 +68,11 @@ export class DoorCodeGuard implements CanActivate {
       throw unauthorized(reply, SESSION_EXPIRED_MESSAGE);
     }
 
-    if (await this.code.matches(presented)) return true;
     const now = Date.now();
-    const locked = this.lockout.lockedFor(request.ip, now) || this.lockout.wrong(request.ip, now);
+    const lockedBefore = this.lockout.lockedFor(request.ip, now);
+    if (lockedBefore > 0) throw lockedOut(reply, lockedBefore);
+    if (await this.code.matches(presented)) return true;
+    const locked = this.lockout.wrong(request.ip, now);
     if (locked > 0) throw lockedOut(reply, locked);
     throw unauthorized(reply, WRONG_CODE_MESSAGE);
   }

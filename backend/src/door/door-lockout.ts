@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { addressGroup } from '../orders/client-key.js';
 
 /** rules "Tickets and the door": how many wrong door codes an address may send, and the penalty. */
 export const DOOR_LOCKOUT = {
@@ -16,14 +17,14 @@ interface Entry {
 }
 
 /**
- * Wrong door codes per client address, with a lockout after too many: a locked-out address
- * gets 429 for every wrong code (the guard still lets the right one through). Hand-written
- * rather than @fastify/rate-limit: that counts every request, while here only wrong codes
- * count (the door syncs often with the right one) and the penalty outlasts the window. The
- * right code does not clear the count either: someone else on the same Wi-Fi keeps their
- * penalty. Counters live in each process, like the other rate limits: with several checkout
- * containers an address gets `maxWrong` tries per container, which the codes' size makes
- * harmless.
+ * Wrong door codes per client address, with a lockout after too many. While an address is
+ * locked out its codes are not even compared: the right one gets the same 429 as a wrong
+ * one, so a guesser learns nothing from the attempts past the limit. An IPv6 address counts
+ * by its /64 network (one connection is handed a whole /64). Hand-written rather than
+ * @fastify/rate-limit: that counts every request, while here only wrong codes count (the
+ * door syncs often with its session) and the penalty outlasts the window. The right code
+ * does not clear the count either. Counters live in each process, like the other rate
+ * limits; nginx's `limit_req` on the same routes is the fence around all of them.
  */
 @Injectable()
 export class DoorLockout {
@@ -32,12 +33,13 @@ export class DoorLockout {
 
   /** Milliseconds the address is still locked out; 0 when it may try. */
   lockedFor(address: string, now: number): number {
-    const entry = this.entries.get(address);
+    const entry = this.entries.get(addressGroup(address));
     return entry && entry.lockedUntil > now ? entry.lockedUntil - now : 0;
   }
 
   /** Counts a wrong code; returns the lockout it caused in ms, or 0. */
-  wrong(address: string, now: number): number {
+  wrong(client: string, now: number): number {
+    const address = addressGroup(client);
     const entry = this.entries.get(address) ?? { wrong: [], lockedUntil: 0 };
     entry.wrong = entry.wrong.filter((t) => t > now - this.rule.windowMs);
     entry.wrong.push(now);

@@ -105,7 +105,7 @@ export class OrganizerCancellations {
       order.id,
       { refundReference: refund.id, amount },
       // This very ticket's price went back: rules "Refunds" count it first.
-      scope === 'ticket' ? coversTicket(ticket) : undefined,
+      scope === 'ticket' ? coversTicket(ticket, { refundReference: refund.id, amount }) : undefined,
     );
     const after = await this.tickets.forOrder(order.id);
     const revoked = after.filter((t) => before.has(t.id) && t.status !== 'valid').map((t) => t.id);

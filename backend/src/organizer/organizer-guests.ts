@@ -278,11 +278,12 @@ function csvRow(a: Attendee): string[] {
 }
 
 /**
- * One cell: quoted when it holds `;`, a quote or a line break; and a cell a spreadsheet
- * would read as a formula (= + - @, or a tab or carriage return before one) starts with
- * an apostrophe, so a guest named "=HYPERLINK(…)" stays text (CSV injection).
+ * One cell, always quoted: whichever separator a spreadsheet guesses (`;`, `,`, a tab), a
+ * cell stays one cell. A cell a spreadsheet would read as a formula (= + - @, their
+ * full-width forms, or a tab or line break, also after leading spaces) starts with an
+ * apostrophe, so it shows as text and runs nothing (rules "The organizer", CSV).
  */
 export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[;"\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  const safe = /^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\t\r\n]/u.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
 }

@@ -4,7 +4,7 @@ import { apiError } from '../common/api-error.js';
 import { parseBody } from '../common/validation.js';
 import { OrganizerCode } from './organizer-code.js';
 import { OrganizerLockout } from './organizer-lockout.js';
-import { OrganizerSessions } from './organizer-session.js';
+import { type AccountCredentials, OrganizerSessions } from './organizer-session.js';
 import { ORGANIZER_ROLES, WordPressAccounts } from './wordpress-accounts.js';
 
 export const WRONG_CODE_MESSAGE = 'Der Veranstaltercode stimmt nicht.';
@@ -27,9 +27,9 @@ export const LOCKED_OUT_MESSAGE =
  * shop manager or administrator. Without it (the demo shop) the organizer code.
  *
  * Wrong sign-ins count against the address as wrong door codes do (`OrganizerLockout`). As
- * at the door, the right code always gets in; an account, though, is not even asked of
- * WordPress while the address is locked out, so this page can never be used to try
- * passwords against the shop. A right password from an account without the role, a
+ * at the door, a locked-out address's sign-ins are not evaluated at all: the right code gets
+ * the same 429, and an account is not even asked of WordPress, so this page can never be
+ * used to try codes, or passwords against the shop, past the limit. A right password from an account without the role, a
  * WordPress that refuses application passwords, or a shop that does not answer are no
  * guesses and are not counted. Unknown user names and wrong passwords get one answer, so
  * nobody learns here which accounts exist.
@@ -47,13 +47,16 @@ export class OrganizerSignIn {
 
   /** The session for the right credentials; a German ApiError otherwise. */
   async signIn(body: unknown, address: string): Promise<{ token: string; maxAgeSeconds: number }> {
+    // A locked-out address's sign-ins are not evaluated: the right code or password gets
+    // the same 429 as a wrong one, and WordPress is not asked.
+    const locked = this.lockout.lockedFor(address, Date.now());
     if (this.sessions.method === 'code') {
       const { code } = parseBody(organizerCodeSignInSchema, body);
+      if (locked > 0) throw lockedOut(locked);
       if (await this.code.matches(code)) return this.granted('code', null);
       this.refuse(address, WRONG_CODE_MESSAGE);
     }
     const { username, applicationPassword } = parseBody(organizerAccountSignInSchema, body);
-    const locked = this.lockout.lockedFor(address, Date.now());
     if (locked > 0) throw lockedOut(locked);
     const account = await this.accounts.check(username, applicationPassword);
     switch (account.kind) {
@@ -62,7 +65,10 @@ export class OrganizerSignIn {
           this.logger.log({ msg: 'organizer sign-in refused', outcome: 'role' });
           throw apiError(401, NO_PERMISSION_MESSAGE);
         }
-        return this.granted('wordpress', account.name || null, account.email);
+        return this.granted('wordpress', account.name || null, account.email, {
+          username,
+          applicationPassword,
+        });
       case 'wrong':
         return this.refuse(address, WRONG_ACCOUNT_MESSAGE);
       case 'passwordsOff':
@@ -74,15 +80,20 @@ export class OrganizerSignIn {
     }
   }
 
-  private async granted(method: string, name: string | null, email: string | null = null) {
+  private async granted(
+    method: string,
+    name: string | null,
+    email: string | null = null,
+    credentials: AccountCredentials | null = null,
+  ) {
     this.logger.log({ msg: 'organizer signed in', method });
-    return this.sessions.issue(name, email);
+    return this.sessions.issue(name, email, credentials);
   }
 
   /** Counts the wrong sign-in; 429 once the address is locked out, else 401. */
   private refuse(address: string, message: string): never {
     const now = Date.now();
-    const locked = this.lockout.lockedFor(address, now) || this.lockout.wrong(address, now);
+    const locked = this.lockout.wrong(address, now);
     this.logger.log({ msg: 'organizer sign-in refused', outcome: locked ? 'locked' : 'wrong' });
     if (locked > 0) throw lockedOut(locked);
     throw apiError(401, message);

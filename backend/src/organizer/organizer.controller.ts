@@ -21,7 +21,7 @@ import { TestMailbox } from '../mail/test-mailbox.js';
 import { OrganizerCode } from './organizer-code.js';
 import { OrganizerDashboard } from './organizer-dashboard.js';
 import { OrganizerLive } from './organizer-live.js';
-import { organizerCookie, OrganizerSessions } from './organizer-session.js';
+import { organizerCookie, organizerCookies, OrganizerSessions } from './organizer-session.js';
 import { OrganizerSignIn } from './organizer-sign-in.js';
 import { OrganizerGuard, OrganizerOpen, type OrganizerRequest } from './organizer.guard.js';
 import { OrganizerOptions } from './organizer.options.js';
@@ -82,11 +82,26 @@ export class OrganizerController {
     }
   }
 
-  /** Signing out: the cookie is dropped in this browser. */
+  /** Signing out: the session ends everywhere, and the cookie is dropped in this browser. */
   @Delete('session')
   @OrganizerOpen()
   @HttpCode(204)
-  remove(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): void {
+  async remove(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
+    for (const token of organizerCookies(request.headers.cookie)) await this.sessions.end(token);
+    reply.header('set-cookie', organizerCookie('', 0, isHttps(request)));
+  }
+
+  /** "Alle Sitzungen beenden": every organizer session ends, on every device. */
+  @Delete('sessions')
+  @HttpCode(204)
+  async removeAll(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
+    await this.sessions.endAll();
     reply.header('set-cookie', organizerCookie('', 0, isHttps(request)));
   }
 

@@ -22,6 +22,10 @@ import { OrganizerMailRepository } from './organizer-mail.port.js';
 import { KyselyOrganizerMailRepository } from './organizer-mail.repository.js';
 import { OrganizerLockout } from './organizer-lockout.js';
 import { OrganizerSessions } from './organizer-session.js';
+import {
+  KyselyOrganizerSessionRepository,
+  OrganizerSessionRepository,
+} from './organizer-session.repository.js';
 import { OrganizerSignIn } from './organizer-sign-in.js';
 import { OrganizerController } from './organizer.controller.js';
 import { OrganizerGuard } from './organizer.guard.js';
@@ -56,6 +60,7 @@ import { WordPressAccounts } from './wordpress-accounts.js';
   providers: [
     OrganizerOptions,
     OrganizerCode,
+    storeRepository(OrganizerSessionRepository, (db) => new KyselyOrganizerSessionRepository(db)),
     OrganizerSessions,
     OrganizerLockout,
     WordPressAccounts,

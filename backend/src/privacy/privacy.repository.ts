@@ -340,6 +340,7 @@ async function anonymiseShopOrders(
     .where('order_id', 'in', [...ids])
     .where('holder', 'is not', null)
     .executeTakeFirst();
+  await eraseGivers(db, ids);
   await db
     .updateTable('jobs')
     .set({ last_error: null })
@@ -347,6 +348,21 @@ async function anonymiseShopOrders(
     .where('last_error', 'is not', null)
     .execute();
   return { orders: changed(orders), tickets: changed(tickets) };
+}
+
+/** rules "Named tickets": the names of who passed the orders' tickets on. */
+async function eraseGivers(db: StoreDb, orderIds: readonly string[]): Promise<void> {
+  await db
+    .updateTable('ticket_transfers')
+    .set({ given_by: null })
+    .where('ticket_id', 'in', (eb) =>
+      eb
+        .selectFrom('tickets')
+        .select('tickets.id')
+        .where('order_id', 'in', [...orderIds]),
+    )
+    .where('given_by', 'is not', null)
+    .execute();
 }
 
 /**
@@ -372,6 +388,7 @@ async function anonymiseOrders(
     .where('order_id', 'in', [...ids])
     .where('holder', 'is not', null)
     .executeTakeFirst();
+  await eraseGivers(db, ids);
   await db
     .updateTable('jobs')
     .set({ last_error: null })

@@ -106,8 +106,8 @@ export class TicketReturnJobs implements OnModuleInit {
    * The refund, keyed by the return so a repeated job refunds nothing twice. It is recorded
    * as the provider's report of it would be, through the returned order's machine: the
    * returned ticket counts as the refunded one (rules "Refunds"), WooCommerce gets the
-   * refund with the place back in stock. A ticket that stopped admitting meanwhile (the
-   * organizer refunded it) is not refunded again.
+   * refund with the place back in stock. What the order had refunded meanwhile (the
+   * organizer refunded it in full) is not refunded again.
    */
   private async refund(job: Job<TicketReturnJobPayload>): Promise<void> {
     const entry = await this.returns.find(job.payload.returnId);
@@ -115,8 +115,10 @@ export class TicketReturnJobs implements OnModuleInit {
     const ticket = await this.tickets.find(entry.ticketId);
     const order = await this.orders.find({ id: entry.orderId });
     const reference = order?.context.paymentReference;
+    // The sale that took the return revoked its ticket already (rules "Giving a ticket
+    // back"); a return taken before that rule still finds its ticket valid.
     const payable =
-      ticket?.status === 'valid' &&
+      ticket !== undefined &&
       order !== undefined &&
       reference &&
       toSessionStatus(order.status) === 'paid' &&

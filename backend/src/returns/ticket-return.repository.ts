@@ -23,6 +23,7 @@ export class KyselyTicketReturnRepository extends TicketReturnRepository {
       .values({
         id: entry.id,
         ticket_id: entry.ticketId,
+        generation: entry.generation,
         order_id: entry.orderId,
         product_key: entry.productKey,
         status: 'offered',
@@ -117,6 +118,7 @@ function toReturn(row: Selectable<TicketReturnsTable>): TicketReturn {
   return {
     id: row.id,
     ticketId: row.ticket_id,
+    generation: Number(row.generation),
     orderId: row.order_id,
     productKey: row.product_key,
     status: ticketReturnStatusSchema.parse(row.status),

@@ -7,6 +7,8 @@ import type { TicketReturnStatus } from '@awhh/machines';
 export interface NewTicketReturn {
   id: string;
   ticketId: string;
+  /** The ticket's generation (its holder) that offers it: only that one is revoked. */
+  generation: number;
   orderId: string;
   productKey: number;
   /** What goes back once the place is bought, cents: the ticket's price less `fee`. */

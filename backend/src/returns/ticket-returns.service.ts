@@ -19,6 +19,7 @@ import { PaymentsPort } from '../orders/payments/payments.port.js';
 import type { Transaction } from '../store/store.port.js';
 import { Store } from '../store/store.port.js';
 import { ticketRefundPrice } from '../tickets/refunded-tickets.js';
+import { TicketHolderService } from '../tickets/ticket-holders.service.js';
 import { TicketService } from '../tickets/ticket.service.js';
 import { type StoredTicket, TicketRepository } from '../tickets/tickets.port.js';
 import { WaitlistPass } from '../waitlist/waitlist-pass.js';
@@ -42,6 +43,8 @@ export const RETURN_NOBODY_WAITS_MESSAGE =
 export const RETURN_NOT_OFFERED_MESSAGE = 'Dieses Ticket ist nicht zur Rückgabe angeboten.';
 export const RETURN_TAKEN_MESSAGE =
   'Jemand von der Warteliste hat deinen Platz schon gekauft – dein Geld ist unterwegs.';
+export const RETURN_OPEN_TRANSFER_MESSAGE =
+  'Dieses Ticket ist zur Rückgabe an die Warteliste angeboten. Weitergeben lässt es sich erst, wenn du die Rückgabe zurücknimmst.';
 export const RETURN_BEING_BOUGHT_MESSAGE =
   'Gerade kauft jemand von der Warteliste deinen Platz. Zurücknehmen lässt sich die Rückgabe deshalb im Moment nicht.';
 
@@ -83,8 +86,17 @@ export class TicketReturns {
     @Inject(AppConfig) private readonly config: AppConfig,
     @Inject(Holds) holds: Holds,
     @Inject(TicketReturnJobs) returnJobs: TicketReturnJobs,
+    @Inject(TicketHolderService) holders: TicketHolderService,
   ) {
     returnJobs.useSweeper(this);
+    // One owner of a ticket's fate at a time: while its return is open (offered, or taken
+    // and not yet refunded) the ticket is not passed on.
+    holders.refuseTransferWhen(async (tx, ticket) => {
+      const live = await tx.get(TicketReturnRepository).liveForTicket(ticket.id);
+      return live?.status === 'offered' || live?.status === 'taken'
+        ? RETURN_OPEN_TRANSFER_MESSAGE
+        : null;
+    });
     // The waiting-list buyer's payment for a lent place takes the returns that lent it.
     holds.onClaimChange(async (tx, { hold, by, change }) => {
       if (change === 'sold') await this.take(tx, hold, by);
@@ -122,10 +134,15 @@ export class TicketReturns {
     }
     const made = await this.store.write(async (tx) => {
       await tx.get(HoldRepository).lockCapacity([assessed.productKey]);
+      // The ticket as its token knows it, locked: a transfer meanwhile refuses the return.
+      if (!(await tx.get(TicketRepository).lockCurrent(ticket.id, ticket.generation))) {
+        throw apiError(409, RETURN_REVOKED_MESSAGE);
+      }
       const added = await tx.get(TicketReturnRepository).add(
         {
           id: `rt_${randomBytes(9).toString('base64url')}`,
           ticketId: ticket.id,
+          generation: ticket.generation,
           orderId: assessed.orderId,
           productKey: assessed.productKey,
           refund: assessed.refund,
@@ -217,13 +234,20 @@ export class TicketReturns {
     const now = Date.now();
     for (const entry of lent) {
       if (!transitionTicketReturn(entry.status, { type: 'return.take' })) continue;
-      if (
-        !(await tx
-          .get(TicketReturnRepository)
-          .move(entry.id, 'offered', 'taken', now, { takenBy: by }))
-      ) {
+      // The returned ticket stops admitting in the sale's own transaction, so one place
+      // never has two valid tickets; the refund follows as a job. A ticket that stopped
+      // admitting meanwhile (refunded, cancelled) has nothing left to give: its return lapses.
+      const returns = tx.get(TicketReturnRepository);
+      if (!(await tx.get(TicketRepository).lockCurrent(entry.ticketId, entry.generation))) {
+        await returns.move(entry.id, 'offered', 'lapsed', now);
+        this.logger.log({
+          msg: 'returned place bought after its ticket ended',
+          returnId: entry.id,
+        });
         continue;
       }
+      if (!(await returns.move(entry.id, 'offered', 'taken', now, { takenBy: by }))) continue;
+      await tx.get(TicketRepository).revokeReturned(entry.ticketId, entry.generation, now);
       await tx.get(JobRepository).enqueue(ticketReturnJob(TICKET_RETURN_JOBS.refund, entry), now);
       this.logger.log({ msg: 'returned place bought', returnId: entry.id, orderId: by });
     }

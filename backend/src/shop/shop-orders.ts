@@ -8,7 +8,7 @@ import { type EventOutcome, OrderService } from '../orders/order.service.js';
 import { OrderRepository, WebhookEventRepository } from '../orders/orders.port.js';
 import { Store, type Transaction } from '../store/store.port.js';
 import { type TicketOrderInfo, TicketOrders } from '../tickets/ticket-orders.js';
-import { ticketRevokedMailJob } from '../tickets/ticket-revoked-mail.js';
+import { queueTicketNotices } from '../tickets/ticket-notice.jobs.js';
 import { TicketRepository } from '../tickets/tickets.port.js';
 import { refundedUnitsByLine, sitePositions, ticketsToRevoke } from './shop-refunds.js';
 import { type ShopOrder, ShopOrderRepository } from './shop.port.js';
@@ -245,10 +245,14 @@ export class ShopOrders implements OnModuleInit {
           ticketId: ticket.id,
         });
       }
-      await tx
-        .get(JobRepository)
-        .enqueue(ticketRevokedMailJob(ticket.id, orderId, 'shopRefund'), now);
     }
+    const ids = new Set(revoked.map((t) => t.id));
+    await queueTicketNotices(
+      tx,
+      { orderId, kind: 'shopRefunded', key: [...ids].sort().join(','), refunded: null },
+      (await tx.get(TicketRepository).forOrder(orderId)).filter((t) => ids.has(t.id)),
+      now,
+    );
     return revoked.length;
   }
 
@@ -288,11 +292,17 @@ export class ShopOrders implements OnModuleInit {
       );
       const revoked = await this.tickets.revoke(tx, id, now);
       if (revoked > 0) {
-        for (const ticket of valid) {
-          await tx
-            .get(JobRepository)
-            .enqueue(ticketRevokedMailJob(ticket.id, id, 'shopCancelled'), now);
-        }
+        await queueTicketNotices(
+          tx,
+          {
+            orderId: id,
+            kind: 'shopCancelled',
+            key: String(state.modifiedAt ?? now),
+            refunded: null,
+          },
+          valid,
+          now,
+        );
         // WooCommerce keeps a refunded or trashed order's places out of its stock.
         if (state.status !== 'deleted') {
           await tx.get(JobRepository).enqueue(shopRestockJob(id, state.id), now);

@@ -802,6 +802,43 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // rules "Giving a ticket back": a return belongs to the holder generation that offered
+    // it, so taking it revokes that holder's ticket and never a later one's.
+    '2026-12-06-001-ticket-return-generation': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .alterTable('ticket_returns')
+          .addColumn('generation', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+      },
+    },
+    // rules "Named tickets": who passed a ticket on, named in the new holder's mail.
+    '2026-12-06-003-ticket-transfer-giver': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('ticket_transfers').addColumn('given_by', 'text').execute();
+      },
+    },
+    // rules "The organizer": sessions kept in the store by the digest of their cookie, so
+    // signing out ends one everywhere and a backup holds nothing a cookie can be made from.
+    // The signed sessions before them and their key end here.
+    '2026-12-06-002-organizer-sessions': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('organizer_sessions')
+          .addColumn('id_hash', 'text', (c) => c.primaryKey())
+          .addColumn('method', 'text', (c) => c.notNull())
+          .addColumn('binding', 'text', (c) => c.notNull())
+          .addColumn('name', 'text')
+          .addColumn('email', 'text')
+          .addColumn('username', 'text')
+          .addColumn('sealed_password', 'text')
+          .addColumn('checked_at', 'bigint', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await sql`delete from settings where key = 'organizer-session-key'`.execute(db);
+      },
+    },
     // docs/ledger.md "A sale counts once": a handed-off sale's hold counts only against stock
     // the shop reported before the hand-off's answer.
     '2026-12-06-004-settled-holds': {

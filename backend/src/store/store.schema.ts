@@ -203,6 +203,8 @@ export interface TicketTransfersTable {
   /** The generation the transfer made (the ticket's new one). */
   generation: number;
   previous_code: string | null;
+  /** The name of who passed it on (its holder then, else null: the buyer). */
+  given_by: string | null;
   transferred_at: number;
 }
 
@@ -376,6 +378,8 @@ export interface TicketReturnsTable {
   fee: number;
   /** The waiting-list offer the place is lent to now, or null. */
   offer_id: number | null;
+  /** The ticket's generation (its holder) that offered it; only that one is revoked. */
+  generation: number;
   /** The waiting-list buyer's order that took the place. */
   taken_by: string | null;
   refund_reference: string | null;
@@ -383,6 +387,26 @@ export interface TicketReturnsTable {
   closes_at: number;
   created_at: number;
   updated_at: number;
+}
+
+/** rules "The organizer": a signed-in organizer; the cookie holds what `id_hash` digests. */
+export interface OrganizerSessionsTable {
+  /** SHA-256 of the cookie's secret, base64url: the store never holds the secret itself. */
+  id_hash: string;
+  /** `code` or `wordpress`. */
+  method: string;
+  /** What was signed in with (the code's digest or the shop's address), digested. */
+  binding: string;
+  name: string | null;
+  email: string | null;
+  /** The WordPress user name, to ask WordPress again. */
+  username: string | null;
+  /** The application password sealed with a key only the cookie carries. */
+  sealed_password: string | null;
+  /** Epoch ms of WordPress's last "yes" (the sign-in's time for the code). */
+  checked_at: number;
+  created_at: number;
+  expires_at: number;
 }
 
 export interface StoreSchema {
@@ -410,4 +434,5 @@ export interface StoreSchema {
   ticket_transfers: TicketTransfersTable;
   reminder_addresses: ReminderAddressesTable;
   ticket_returns: TicketReturnsTable;
+  organizer_sessions: OrganizerSessionsTable;
 }

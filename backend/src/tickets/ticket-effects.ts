@@ -7,7 +7,7 @@ import { TicketService } from './ticket.service.js';
 import { TicketRepository } from './tickets.port.js';
 import { OrderRepository } from '../orders/orders.port.js';
 import { ticketsCoveredByRefund } from './refunded-tickets.js';
-import { ticketRevokedMailJob } from './ticket-revoked-mail.js';
+import { queueTicketNotices } from './ticket-notice.jobs.js';
 
 /**
  * The order machine's ticket effects (`machines/src/order/order.machine.ts`), registered with
@@ -31,16 +31,46 @@ export class TicketEffects implements OnModuleInit {
         (t) => t.status === 'valid',
       );
       await tx.get(TicketRepository).revokeForOrder(order.id, now);
-      // rules "Cancelled in the shop": every holder hears of it, once per ticket.
-      if (order.status !== 'canceledInShop') return;
-      for (const ticket of valid) {
-        await tx
-          .get(JobRepository)
-          .enqueue(ticketRevokedMailJob(ticket.id, order.id, 'shopCancelled'), now);
+      // rules "When a ticket stops admitting": the buyer and every holder are told.
+      const kind =
+        order.status === 'disputed'
+          ? 'disputed'
+          : order.status === 'refunded'
+            ? 'refunded'
+            : order.status === 'canceledInShop'
+              ? 'shopCancelled'
+              : null;
+      if (kind) {
+        await queueTicketNotices(
+          tx,
+          {
+            orderId: order.id,
+            kind,
+            key: kind === 'refunded' ? (order.context.refundReference ?? '') : String(now),
+            refunded:
+              kind === 'refunded' ? (order.context.refundedAmount ?? order.context.total) : null,
+          },
+          valid,
+          now,
+        );
       }
     });
-    this.effects.handle('tickets.restore', async ({ tx, order }) => {
+    this.effects.handle('tickets.restore', async ({ tx, order, now }) => {
+      const revoked = new Set(
+        (await tx.get(TicketRepository).forOrder(order.id))
+          .filter((t) => t.status === 'revoked')
+          .map((t) => t.id),
+      );
       await tx.get(TicketRepository).restoreForOrder(order.id);
+      const restored = (await tx.get(TicketRepository).forOrder(order.id)).filter(
+        (t) => t.status === 'valid' && revoked.has(t.id),
+      );
+      await queueTicketNotices(
+        tx,
+        { orderId: order.id, kind: 'restored', key: String(now), refunded: null },
+        restored,
+        now,
+      );
     });
     this.effects.handle('tickets.revokeRefunded', (context) => this.revokeRefunded(context));
     this.effects.listTicketsWith((orderId) => this.tickets.links(orderId));
@@ -71,6 +101,18 @@ export class TicketEffects implements OnModuleInit {
     await tx.get(OrderRepository).addRefundedUnits(
       order.id,
       [...units].map(([position, quantity]) => ({ position, quantity })),
+    );
+    const revoked = new Set(covered.map((c) => c.ticket.id));
+    await queueTicketNotices(
+      tx,
+      {
+        orderId: order.id,
+        kind: 'partlyRefunded',
+        key: `${order.context.refundReference ?? ''}:${order.context.refundedAmount ?? 0}`,
+        refunded: order.context.refundedAmount ?? null,
+      },
+      (await tx.get(TicketRepository).forOrder(order.id)).filter((t) => revoked.has(t.id)),
+      now,
     );
     this.logger.log({
       msg: 'tickets revoked by a partial refund',

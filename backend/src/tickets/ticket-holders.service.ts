@@ -8,7 +8,7 @@ import { apiError } from '../common/api-error.js';
 import { parseBody } from '../common/validation.js';
 import { JobSignal } from '../jobs/job-signal.js';
 import { JobRepository } from '../jobs/jobs.port.js';
-import { Store } from '../store/store.port.js';
+import { Store, type Transaction } from '../store/store.port.js';
 import {
   TICKET_NOT_FOUND_MESSAGE,
   TICKET_PASSED_ON_MESSAGE,
@@ -21,6 +21,10 @@ export const TICKET_REVOKED_MESSAGE =
   'Dieses Ticket ist storniert und kann weder benannt noch weitergegeben werden.';
 export const TICKET_CHANGED_MESSAGE =
   'Dieses Ticket wurde gerade geändert. Bitte lade die Gästeliste neu und versuch es noch einmal.';
+/** rules "Named tickets": how often one ticket may be passed on within a day. */
+export const TRANSFERS_PER_TICKET_PER_DAY = 3;
+export const TRANSFERRED_TOO_OFTEN_MESSAGE =
+  'Dieses Ticket wurde heute schon mehrmals weitergegeben. Weitergeben lässt es sich erst morgen wieder.';
 export const TICKET_CHECKED_IN_MESSAGE =
   'Dieses Ticket wurde schon am Einlass eingecheckt und kann nicht mehr weitergegeben werden.';
 
@@ -34,6 +38,13 @@ export function transferTooLateMessage(hours: number): string {
   return `Tickets können nur ${until} weitergegeben werden – für dieses Event ist das nicht mehr möglich. Bei Fragen schreib uns gern.`;
 }
 
+/**
+ * A module that holds a claim on a ticket's fate (a return offered to the waiting list)
+ * says so here: a German reason refuses the transfer, in the transfer's transaction and
+ * after the ticket's row is locked, so no claim can slip in between.
+ */
+export type TransferGuard = (tx: Transaction, ticket: StoredTicket) => Promise<string | null>;
+
 /** An id as the site makes them (`t` and base64url), before the store is asked. */
 const TICKET_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -46,6 +57,7 @@ const TICKET_ID = /^[A-Za-z0-9_-]{1,64}$/;
 @Injectable()
 export class TicketHolderService {
   private readonly logger = new Logger('Tickets');
+  private readonly guards: TransferGuard[] = [];
 
   constructor(
     @Inject(TicketService) private readonly tickets: TicketService,
@@ -53,6 +65,11 @@ export class TicketHolderService {
     @Inject(Store) private readonly transactions: Store,
     @Inject(JobSignal) private readonly signal: JobSignal,
   ) {}
+
+  /** rules "Named tickets": who else decides a ticket's fate may refuse its transfer. */
+  refuseTransferWhen(guard: TransferGuard): void {
+    this.guards.push(guard);
+  }
 
   /** POST /api/tickets/:token/holder. */
   async nameByToken(
@@ -97,6 +114,18 @@ export class TicketHolderService {
     const to = parseBody(ticketTransferRequestSchema, body);
     await this.refuseClosed(ticket, now);
     const moved = await this.transactions.write(async (tx) => {
+      if (!(await tx.get(TicketRepository).lockCurrent(ticket.id, ticket.generation))) {
+        const current = await tx.get(TicketRepository).find(ticket.id);
+        throw refusal(current?.generation !== ticket.generation ? 'stale' : 'revoked');
+      }
+      // A ticket handed round and round (to flood inboxes with its mail, or to sell it on
+      // and on) stops after a few transfers a day.
+      const day = await tx.get(TicketRepository).transfersSince(ticket.id, now - 86_400_000);
+      if (day >= TRANSFERS_PER_TICKET_PER_DAY) throw apiError(429, TRANSFERRED_TOO_OFTEN_MESSAGE);
+      for (const guard of this.guards) {
+        const reason = await guard(tx, ticket);
+        if (reason) throw apiError(409, reason);
+      }
       const result = await tx.get(TicketRepository).transfer(ticket.id, ticket.generation, to, now);
       if (typeof result === 'string') throw refusal(result);
       const jobs = tx.get(JobRepository);

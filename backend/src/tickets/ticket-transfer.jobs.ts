@@ -88,14 +88,17 @@ export class TicketTransferJobs implements OnModuleInit {
       this.logger.log({ msg: 'no transfer mail sent: the ticket moved on', ticketId });
       return;
     }
-    const orderNumber = (await this.orders.find(ticket.orderId))?.orderNumber ?? null;
+    const order = await this.orders.find(ticket.orderId);
+    const orderNumber = order?.orderNumber ?? null;
     const [withToken] = await this.tickets.withTokens([ticket], () => orderNumber);
+    // Named by who passed it on (a ticket nobody had named yet is the buyer's).
+    const givenBy = (await this.store.givenBy(ticketId, generation)) ?? order?.buyerName ?? null;
     // Stable per request (a retry is kept once by the embedded mailbox); a resend is a new one.
     await this.ticketMail.send(
       `transfer-${ticketId}-${generation}-${job.requestedAt}`,
       ticket.holderEmail,
       [withToken!],
-      { kind: 'transfer', buyerName: ticket.holder, orderNumber, summary: null },
+      { kind: 'transfer', buyerName: ticket.holder, orderNumber, summary: null, givenBy },
     );
     this.logger.log({ msg: 'transfer mail sent', ticketId, generation });
   }

@@ -217,6 +217,7 @@ export class KyselyTicketRepository extends TicketRepository {
             ticket_id: id,
             generation: generation + 1,
             previous_code: before.code,
+            given_by: before.holder,
             transferred_at: now,
           })
           .execute();
@@ -227,6 +228,49 @@ export class KyselyTicketRepository extends TicketRepository {
         if (attempt >= CODE_ATTEMPTS || !isCodeCollision(error)) throw error;
       }
     }
+  }
+
+  async lockCurrent(id: string, generation: number): Promise<boolean> {
+    // An update that changes nothing takes PostgreSQL's row lock; SQLite's writes are serial.
+    const result = await this.db
+      .updateTable('tickets')
+      .set((eb) => ({ generation: eb.ref('generation') }))
+      .where('id', '=', id)
+      .where('generation', '=', generation)
+      .where('status', '=', 'valid')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async transfersSince(id: string, since: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('ticket_transfers')
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+      .where('ticket_id', '=', id)
+      .where('transferred_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async givenBy(id: string, generation: number): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('ticket_transfers')
+      .select('given_by')
+      .where('ticket_id', '=', id)
+      .where('generation', '=', generation)
+      .executeTakeFirst();
+    return row?.given_by ?? null;
+  }
+
+  async revokeReturned(id: string, generation: number, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('tickets')
+      .set({ status: 'revoked', revoked_at: now, refunded_at: now })
+      .where('id', '=', id)
+      .where('generation', '=', generation)
+      .where('status', '=', 'valid')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async revokeForOrder(orderId: string, now: number): Promise<number> {

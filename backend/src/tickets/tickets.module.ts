@@ -11,7 +11,7 @@ import { TicketOrders } from './ticket-orders.js';
 import { KyselyTicketRepository } from './ticket.repository.js';
 import { TicketHolderService } from './ticket-holders.service.js';
 import { TicketResendService } from './ticket-resend.service.js';
-import { TicketRevokedMails } from './ticket-revoked-mail.js';
+import { TicketNoticeJobs } from './ticket-notice.jobs.js';
 import { TicketTransferJobs } from './ticket-transfer.jobs.js';
 import { TicketSigner } from './ticket-signer.js';
 import { TicketService } from './ticket.service.js';
@@ -38,7 +38,7 @@ import { TicketRepository } from './tickets.port.js';
     TicketOrders,
     TicketHolderService,
     TicketTransferJobs,
-    TicketRevokedMails,
+    TicketNoticeJobs,
   ],
   exports: [TicketSigner, TicketRepository, TicketOrders, TicketHolderService, TicketService],
 })

@@ -155,4 +155,20 @@ export abstract class TicketRepository {
   ): Promise<StoredTicket | TransferRefusal>;
   /** Whether the door checked the ticket in. */
   abstract isCheckedIn(id: string): Promise<boolean>;
+  /**
+   * Locks the ticket's row for the transaction while it is valid and of `generation`;
+   * false otherwise. What decides a ticket's fate (passing it on, giving it back) takes
+   * this lock first, so two such decisions on one ticket run one after the other.
+   */
+  abstract lockCurrent(id: string, generation: number): Promise<boolean>;
+  /** rules "Named tickets": how often the ticket was passed on since `since` (epoch ms). */
+  abstract transfersSince(id: string, since: number): Promise<number>;
+  /** rules "Named tickets": the name of who passed it on to `generation`; null: unknown. */
+  abstract givenBy(id: string, generation: number): Promise<string | null>;
+  /**
+   * rules "Giving a ticket back": the waiting list bought the place the ticket's holder of
+   * `generation` gave back. The ticket is revoked for good (its price goes back, so a
+   * dispute won does not restore it); false when it no longer was that valid ticket.
+   */
+  abstract revokeReturned(id: string, generation: number, now: number): Promise<boolean>;
 }

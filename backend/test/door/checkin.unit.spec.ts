@@ -138,7 +138,7 @@ describe('door sessions', () => {
   it('verify until they run out, under the code they were issued for, and only untouched', async () => {
     const settings = new MemorySettings();
     const code = new DoorCode(
-      new AppConfig(parseConfig({ CHECKIN_CODE: 'elbe 7 hafen 42' })),
+      new AppConfig(parseConfig({ CHECKIN_CODE: 'k6jp ctvc jc9s ur37' })),
       settings,
     );
     const sut = new DoorSessions(code, settings);
@@ -159,7 +159,7 @@ describe('door sessions', () => {
     expect(await sut.verify('door.x', now)).toBe(false);
 
     // A new door code ends every session; so does another store's secret.
-    const recoded = new DoorSessions(codeOf('Neuer-Code-2027'), settings);
+    const recoded = new DoorSessions(codeOf('Mh7q-Xt4k-2Wpr-9Nbc'), settings);
     expect(await recoded.verify(token, now)).toBe(false);
     const elsewhere = new DoorSessions(code, new MemorySettings());
     expect(await elsewhere.verify(token, now)).toBe(false);

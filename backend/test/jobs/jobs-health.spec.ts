@@ -12,7 +12,7 @@ function config(env: NodeJS.ProcessEnv = {}): AppConfig {
     STATIC_DIR: 'off',
     LOG_LEVEL: 'error',
     METRICS_PORT: 'off',
-    CHECKIN_CODE: 'TUER-BEREIT-2026',
+    CHECKIN_CODE: 'GM8V-WH73-533A-T253',
     ...env,
   });
 }

@@ -36,7 +36,7 @@ import { SmtpSink } from '../../../tests/support/smtp-sink.js';
 
 jest.setTimeout(120_000);
 
-const CODE = 'TUER-BACKUP-2026';
+const CODE = 'GVFW-AFKR-2UXG-AWS2';
 const PASSPHRASE = 'korrekt Pferd Batterie Heftklammer';
 const GUEST = 'wartend@example.org';
 

@@ -14,7 +14,7 @@ function config(env: NodeJS.ProcessEnv = {}): AppConfig {
     DATABASE_URL: 'sqlite::memory:',
     STATIC_DIR: 'off',
     LOG_LEVEL: 'warn',
-    CHECKIN_CODE: 'TUER-METRIKEN-2026',
+    CHECKIN_CODE: 'MGRX-XSJW-VBAJ-739N',
     ...env,
   });
 }

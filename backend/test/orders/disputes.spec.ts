@@ -28,7 +28,7 @@ import {
 
 jest.setTimeout(60_000);
 
-const CODE = 'TUER-STREIT-2026';
+const CODE = '9FV8-CBU9-PH7Q-23V5';
 const PAYMENT_INTENT = 'pi_disputed_1';
 
 describe.each(DATABASES)('chargebacks (%s)', (kind) => {

@@ -31,7 +31,7 @@ jest.setTimeout(120_000);
 // provider becomes the shop's refund, with restock when it is all of it.
 
 const ORGANIZER = 'orga@afterwork.example';
-const ORGANIZER_CODE = 'Elbe-Orga-2026-Hafen';
+const ORGANIZER_CODE = 'Pp8h-Ab6x-Pzdp-5g4f';
 /** The recorded shop's simple event: 29 €, 3 places. */
 const EVENT = 15;
 

@@ -27,7 +27,7 @@ jest.setTimeout(120_000);
 // rules "The organizer": the name badges as the organizer downloads and prints them: the
 // PDF read back with poppler (pages, text in order), one sheet rendered to a PNG in /tmp.
 
-const ORGANIZER_CODE = 'Elbe-Orga-2026-Hafen';
+const ORGANIZER_CODE = 'Pp8h-Ab6x-Pzdp-5g4f';
 const EVENT = 101;
 const PDFINFO = '/usr/bin/pdfinfo';
 const PDFTOTEXT = '/usr/bin/pdftotext';

@@ -36,7 +36,7 @@ jest.setTimeout(120_000);
 // on the organizer's address, sent through the job runner once per address, even when the
 // process stops mid-way and another one picks the jobs up.
 
-const ORGANIZER_CODE = 'Elbe-Orga-2026-Hafen';
+const ORGANIZER_CODE = 'Pp8h-Ab6x-Pzdp-5g4f';
 const ORGANIZER_EMAIL = 'orga@afterwork-hamburg.example';
 const EVENT = 101;
 const SUBJECT = 'Neuer Treffpunkt heute Abend';

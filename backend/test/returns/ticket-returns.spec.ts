@@ -5,6 +5,7 @@ import { SmtpSink } from '../../../tests/support/smtp-sink.js';
 import { TicketReturns } from '../../src/returns/ticket-returns.service.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
 import { TicketService } from '../../src/tickets/ticket.service.js';
+import { TicketRepository } from '../../src/tickets/tickets.port.js';
 import {
   createTestApp,
   createTestDatabase,
@@ -192,12 +193,13 @@ describe.each(DATABASES)('giving a ticket back to the waiting list (%s)', (kind)
     const taker = await buy(target, 'nina@example.org', { waitlist_offer: offerToken });
     expect(await offerStatus(target, offerToken)).toBe('used');
     await settleOutbox(target);
-    // The refund is a job: the runner may hold it in another lease right now.
-    await waitFor(
-      async () =>
-        (await view(target, token)).state === 'taken' &&
-        (await ticketStatus(target, first)) === 'revoked',
-    );
+    // The sale revoked the returned ticket; the refund is a job: the runner may hold it in
+    // another lease right now.
+    expect(await ticketStatus(target, first)).toBe('revoked');
+    await waitFor(async () => {
+      const now = await view(target, token);
+      return now.state === 'taken' && now.refunded;
+    });
     await waitFor(() => stripe.requestsTo('/v1/refunds').length > 0);
 
     const [refund] = stripe.requestsTo('/v1/refunds').filter((r) => r.form.amount);
@@ -214,6 +216,76 @@ describe.each(DATABASES)('giving a ticket back to the waiting list (%s)', (kind)
     // Never more places handed on than were returned: the evening stays sold out.
     await pass(target).run();
     expect((await holdPlaces(target, 1)).statusCode).toBe(409);
+  });
+
+  it('rules "Giving a ticket back": one owner of a ticket\'s fate: offered back it cannot be passed on (409), its sale revokes it in the sale\'s own transaction, and then it cannot be passed on either', async () => {
+    const target = await start();
+    const { first, token } = await soldOutWithQueue(target, 'nina@example.org');
+    const passOn = () =>
+      inject(target, {
+        method: 'POST',
+        url: `/api/tickets/${token}/transfer`,
+        headers: { 'x-forwarded-for': freshIp() },
+        payload: { name: 'Mia Muster', company: null, email: 'mia@example.org' },
+      });
+    expect((await call(target, 'POST', token)).statusCode).toBe(200);
+    const offered = await passOn();
+    expect(offered.statusCode).toBe(409);
+    expect(offered.json().message).toBe(
+      'Dieses Ticket ist zur Rückgabe an die Warteliste angeboten. Weitergeben lässt es sich erst, wenn du die Rückgabe zurücknimmst.',
+    );
+    expect(await ticketStatus(target, first)).toBe('valid');
+    expect(
+      await target.get(StoreDatabase).db.selectFrom('ticket_transfers').selectAll().execute(),
+    ).toEqual([]);
+
+    const offerToken = tokenIn(await nextMail(smtp, 'nina@example.org', OFFER), 'offer');
+    catalog.productById(EVENT_ID).stock_quantity = 0;
+    // The payment's webhook is answered once the sale is counted: by then the returned
+    // ticket no longer admits, before any refund job ran.
+    await buy(target, 'nina@example.org', { waitlist_offer: offerToken });
+    expect(await ticketStatus(target, first)).toBe('revoked');
+    const returned = await target
+      .get(StoreDatabase)
+      .db.selectFrom('ticket_returns')
+      .select(['status', 'generation'])
+      .executeTakeFirstOrThrow();
+    expect(returned.status === 'taken' || returned.status === 'refunded').toBe(true);
+    expect(Number(returned.generation)).toBe(0);
+    const taken = await passOn();
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().message).toMatch(/storniert/);
+    await waitFor(async () => (await view(target, token)).state === 'taken');
+    await waitFor(() => stripe.requestsTo('/v1/refunds').length > 0);
+    expect(stripe.requestsTo('/v1/refunds').filter((r) => r.form.amount)).toHaveLength(1);
+    // A dispute won would restore the order's tickets, never one given back.
+    expect(await ticketStatus(target, first)).toBe('revoked');
+  });
+
+  it("a ticket passed on before it was offered back: the return is its new holder's generation, and a stale token offers nothing", async () => {
+    const target = await start();
+    const { first, token } = await soldOutWithQueue(target, 'nina@example.org');
+    const moved = await inject(target, {
+      method: 'POST',
+      url: `/api/tickets/${token}/transfer`,
+      headers: { 'x-forwarded-for': freshIp() },
+      payload: { name: 'Mia Muster', company: null, email: 'mia@example.org' },
+    });
+    expect(moved.statusCode).toBe(200);
+    // The buyer's old token is no longer the ticket's: it gives nothing back.
+    expect((await call(target, 'POST', token)).statusCode).toBe(410);
+    const stored = await target.get(TicketRepository).forOrder(first);
+    const [current] = await target.get(TicketService).withTokens(stored, () => null);
+    expect((await call(target, 'POST', current!.ticket.token)).statusCode).toBe(200);
+    const returned = await target
+      .get(StoreDatabase)
+      .db.selectFrom('ticket_returns')
+      .select(['status', 'generation'])
+      .executeTakeFirstOrThrow();
+    expect({ ...returned, generation: Number(returned.generation) }).toEqual({
+      status: 'offered',
+      generation: 1,
+    });
   });
 
   it('a return undone: the ticket stays valid, the offer ends, nothing is refunded; offered again it goes to the same entry', async () => {

@@ -38,7 +38,7 @@ const ONE_SHOT_JOBS = [
   'ticket-mail',
   'shop-refund',
   'shop-restock',
-  'ticket-revoked-mail',
+  'ticket-notice',
   'late-payment-refund',
 ];
 const DEADLINE = 60_000;

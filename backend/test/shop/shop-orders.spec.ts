@@ -27,7 +27,7 @@ jest.setTimeout(120_000);
 // that never arrives is made good by the sweep.
 
 const SECRET = 'whsec_shop_orders_suite';
-const CODE = 'TUER-LADEN-2026';
+const CODE = 'REFH-FMUB-CZRC-E3A8';
 /** The recorded shop's variable event (15 January 2027): tiers 44 Regulär, 45 VIP. */
 const EVENT = 42;
 const VIP = 45;

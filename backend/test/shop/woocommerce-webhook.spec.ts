@@ -28,7 +28,7 @@ import {
 
 jest.setTimeout(60_000);
 
-const CODE = 'TUER-SHOP-2026';
+const CODE = 'EHK4-DS2N-3JKH-GS42';
 const SHOP_ENV = {
   WOOCOMMERCE_URL: 'https://shop.afterwork-hamburg.example',
   WOOCOMMERCE_KEY: 'ck_test',

@@ -3,7 +3,9 @@ import { orderSummarySchema, ticketSchema } from '@awhh/machines';
 import { PrivacyRepository } from '../../src/privacy/privacy.port.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
 import { TRANSFER_JOBS } from '../../src/tickets/ticket-transfer.jobs.js';
+import { TRANSFERRED_TOO_OFTEN_MESSAGE } from '../../src/tickets/ticket-holders.service.js';
 import { TicketService } from '../../src/tickets/ticket.service.js';
+import { TicketRepository } from '../../src/tickets/tickets.port.js';
 import {
   buyerForm,
   checkoutBody,
@@ -26,8 +28,8 @@ import {
 
 jest.setTimeout(120_000);
 
-const CHECKIN_CODE = 'TUER-TEST-2026';
-const ORGANIZER_CODE = 'Elbe-Orga-2026-Hafen';
+const CHECKIN_CODE = 'JFWZ-APMB-F8MN-68XF';
+const ORGANIZER_CODE = 'Pp8h-Ab6x-Pzdp-5g4f';
 /** Tonight, in five hours: passing on closes two hours before. */
 const EVENT_START = new Date(Date.now() + 5 * 3_600_000).toISOString();
 const PASSED_ON =
@@ -187,6 +189,42 @@ describe.each(DATABASES)('named tickets (%s)', (kind) => {
     ]);
   });
 
+  it('rules "Named tickets": a ticket is passed on three times a day at most; the next holder\'s mail names the one who gave it', async () => {
+    const { order } = await buy();
+    let token = order.tickets[0]!.token;
+    const { id } = await ticket(token);
+    const holders = ['Mia Meyer', 'Jonas Jansen', 'Lena Lorenz'];
+    for (const [i, name] of holders.entries()) {
+      const res = await post(`/api/tickets/${token}/transfer`, {
+        name,
+        company: null,
+        email: `gast${i}@example.org`,
+      });
+      expect(res.statusCode).toBe(200);
+      const [current] = await app
+        .get(TicketService)
+        .withTokens([(await app.get(TicketRepository).find(id))!], () => null);
+      token = current!.ticket.token;
+    }
+    const fourth = await post(`/api/tickets/${token}/transfer`, {
+      name: 'Max Muster',
+      company: null,
+      email: 'max@example.org',
+    });
+    expect(fourth.statusCode).toBe(429);
+    expect(fourth.json().message).toBe(TRANSFERRED_TOO_OFTEN_MESSAGE);
+    await transferJobsDone();
+    const toHolders = await mails('Ein Ticket für dich');
+    expect(toHolders.map((m) => m.to_address)).toEqual([
+      'gast0@example.org',
+      'gast1@example.org',
+      'gast2@example.org',
+    ]);
+    expect(toHolders[0]!.text).toContain('Karla Kundin hat dir ein Ticket');
+    expect(toHolders[1]!.text).toContain('Mia Meyer hat dir ein Ticket');
+    expect(toHolders[2]!.text).toContain('Jonas Jansen hat dir ein Ticket');
+  });
+
   it('passing a ticket on: a new token and code for the new holder, the old ones refused at the door, each mail once', async () => {
     const { order } = await buy();
     const old = order.tickets[1]!;
@@ -218,6 +256,8 @@ describe.each(DATABASES)('named tickets (%s)', (kind) => {
     await transferJobsDone();
     const toHolder = await mails('Ein Ticket für dich');
     expect(toHolder.map((m) => m.to_address)).toEqual(['mia@example.org']);
+    // Named by who passed it on (seat 2 had no name yet: the buyer's), nothing else of theirs.
+    expect(toHolder[0]!.text).toContain('Karla Kundin hat dir ein Ticket für „');
     const notice = await mails('Ticket weitergegeben');
     expect(notice.map((m) => m.to_address)).toEqual(['karla@example.org']);
     expect(notice[0]!.text).toContain('wurde an Mia Meyer weitergegeben');

@@ -12,7 +12,7 @@ import {
 import type { DoorEventSummary, DoorFailure, DoorUnlocked, DoorVerdict } from './door.types.js';
 
 type AnyEvent = { type: string; [key: string]: unknown };
-type Verify = { text: string; eventId: number };
+type Verify = { text: string; eventId: number; code: string };
 
 const EVENT: DoorEventSummary = {
   id: 42,
@@ -227,7 +227,7 @@ describe('door machine, with its actors', () => {
     actor.send({ type: 'door.unlock', code: 'FALSCH' });
     await flush();
     expect(actor.getSnapshot().value).toBe('lockedOut');
-    actor.send({ type: 'door.unlock', code: 'Elbe-Einlass-7K2M' });
+    actor.send({ type: 'door.unlock', code: 'Jbxu-Vz5g-Nw27-Y5uq' });
     await flush();
     expect(actor.getSnapshot().value).toBe('choosing');
     expect(actor.getSnapshot().context.code).toBe('door-session');

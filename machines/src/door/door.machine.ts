@@ -86,9 +86,11 @@ export const doorMachine = setup({
     downloadEvent: fromPromise<void, { code: string; eventId: number }>(async () => {
       throw new Error('downloadEvent must be provided');
     }),
-    verifyScan: fromPromise<DoorVerdict, { text: string; eventId: number }>(async () => {
-      throw new Error('verifyScan must be provided');
-    }),
+    verifyScan: fromPromise<DoorVerdict, { text: string; eventId: number; code: string }>(
+      async () => {
+        throw new Error('verifyScan must be provided');
+      },
+    ),
     // Sends queued scans and refreshes the list while the door is open; reports a
     // rejected code with `door.codeRejected`.
     syncInBackground: fromCallback<EventObject, { code: string; eventId: number }>(() => {
@@ -308,6 +310,7 @@ export const doorMachine = setup({
             input: ({ context }) => ({
               text: context.scanned ?? '',
               eventId: context.eventId ?? 0,
+              code: context.code ?? '',
             }),
             onDone: {
               target: 'verdict',

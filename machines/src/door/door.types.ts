@@ -120,7 +120,11 @@ export interface DoorScanResult {
 }
 
 export type DoorVerdict =
-  | { kind: 'valid'; ticket: DoorTicket }
+  /**
+   * `offline`: the server was not asked or gave no answer in time (rules "Tickets and the
+   * door": the door asks it first when online), so the device's list decided.
+   */
+  | { kind: 'valid'; ticket: DoorTicket; offline?: boolean }
   | { kind: 'already'; ticket: DoorTicket; at: string; device: string | null }
   | { kind: 'revoked'; ticket: DoorTicket }
   /** An old token or short code of a ticket that was passed on to someone else. */

@@ -56,6 +56,8 @@ export interface TicketMailContent {
   publicUrl: string;
   /** rules "Orders made in the shop": the organizer put the buyer on the guest list (0 €). */
   guestList?: boolean;
+  /** rules "Named tickets": who passed the ticket on (their name only, nothing else of theirs). */
+  givenBy?: string | null;
 }
 
 function subjectOf(content: TicketMailContent): string {
@@ -82,7 +84,9 @@ function ticketLabel(t: MailTicket): string {
 function intro(content: TicketMailContent): string {
   const hello = content.buyerName ? `Hallo ${content.buyerName},` : 'Hallo,';
   if (content.kind === 'transfer') {
-    return `${hello}\njemand hat dir ein Ticket weitergegeben – es ist jetzt auf deinen Namen ausgestellt. Im Anhang findest du es als PDF und eine Kalenderdatei. Zeig am Einlass einfach den QR-Code – auf dem Handy oder ausgedruckt.`;
+    const giver = content.givenBy ? `${content.givenBy} hat` : 'Jemand hat';
+    const event = content.tickets[0]?.eventName;
+    return `${hello}\n${giver} dir ein Ticket${event ? ` für „${event}“` : ''} weitergegeben – es ist jetzt auf deinen Namen ausgestellt. Im Anhang findest du es als PDF und eine Kalenderdatei. Zeig am Einlass einfach den QR-Code – auf dem Handy oder ausgedruckt.`;
   }
   if (content.kind === 'resend') {
     return `${hello}\nhier sind deine Tickets noch einmal. Zeig am Einlass einfach den QR-Code – auf dem Handy oder ausgedruckt.`;

@@ -578,6 +578,25 @@ export class InMemoryTicketRepository extends TicketRepository {
     return false;
   }
 
+  async transfersSince(): Promise<number> {
+    return 0;
+  }
+
+  async givenBy(): Promise<string | null> {
+    return null;
+  }
+
+  async lockCurrent(id: string, generation: number): Promise<boolean> {
+    const t = this.data.tickets.find((x) => x.id === id);
+    return t?.generation === generation && t.status === 'valid';
+  }
+
+  async revokeReturned(id: string, generation: number, now: number): Promise<boolean> {
+    if (!(await this.lockCurrent(id, generation))) return false;
+    await this.markRefunded([id], now);
+    return true;
+  }
+
   async transfer(
     id: string,
     generation: number,

@@ -109,10 +109,15 @@ export function fetchPublicKey(): Promise<JWK> {
   return request<JWK>(checkinApi.publicKey, null);
 }
 
-export async function postScans(code: string, scans: DoorScan[]): Promise<DoorScanResult[]> {
+export async function postScans(
+  code: string,
+  scans: DoorScan[],
+  signal?: AbortSignal,
+): Promise<DoorScanResult[]> {
   const body = await request<{ results: DoorScanResult[] }>(checkinApi.scans, code, {
     method: 'POST',
     body: { scans },
+    signal,
   });
   return body.results;
 }

@@ -3,6 +3,7 @@ import {
   decideCodeVerdict,
   decideVerdict,
   type DoorRestored,
+  type DoorScanResult,
   type DoorUnlocked,
   type DoorVerdict,
   doorMachine,
@@ -29,6 +30,11 @@ import { loadQrDecoder } from './qr-decoder';
 export const LIST_REFRESH_MS = 30_000;
 /** Queued scans are retried this often until they are sent. */
 export const OUTBOX_RETRY_MS = 5_000;
+/**
+ * rules "Tickets and the door": online, a check-in is asked of the server first; without an
+ * answer this soon the device's list decides ("Offline geprüft").
+ */
+export const ONLINE_ANSWER_MS = 1_500;
 /** Scans per request; a long offline stretch is sent in parts. */
 const BATCH = 100;
 
@@ -63,9 +69,59 @@ async function flushOutbox(code: string): Promise<void> {
   }
 }
 
-async function checkIn(ticketId: string, proof: CheckInProof): Promise<void> {
-  await doorStore.checkIn(ticketId, proof);
-  syncNow.dispatchEvent(new Event('sync'));
+/**
+ * Records the check-in on the device, then asks the server in one round trip: its answer
+ * decides (a ticket cancelled after the list was loaded is "Storniert" at once, one let in
+ * at another door "Bereits eingecheckt"); offline or without an answer within 1.5 s the
+ * device's verdict stands, marked as checked offline, and the scan is synced later.
+ */
+async function checkIn(
+  verdict: Extract<DoorVerdict, { kind: 'valid' }>,
+  proof: CheckInProof,
+  session: string,
+): Promise<DoorVerdict> {
+  const scan = await doorStore.checkIn(verdict.ticket.id, proof);
+  if (!scan || !session || (typeof navigator !== 'undefined' && navigator.onLine === false)) {
+    syncNow.dispatchEvent(new Event('sync'));
+    return { ...verdict, offline: true };
+  }
+  const { ticketId: _ticket, eventId, ...sent } = scan;
+  const wire =
+    sent.token !== undefined
+      ? { scanId: sent.scanId, token: sent.token, scannedAt: sent.scannedAt, device: sent.device }
+      : {
+          scanId: sent.scanId,
+          code: sent.code,
+          eventId,
+          scannedAt: sent.scannedAt,
+          device: sent.device,
+        };
+  let result: DoorScanResult | undefined;
+  try {
+    [result] = await postScans(session, [wire], AbortSignal.timeout(ONLINE_ANSWER_MS));
+  } catch {
+    result = undefined;
+  }
+  if (!result) {
+    syncNow.dispatchEvent(new Event('sync'));
+    return { ...verdict, offline: true };
+  }
+  await doorStore.confirmed(scan, result);
+  switch (result.status) {
+    case 'revoked':
+      return { kind: 'revoked', ticket: verdict.ticket };
+    case 'already':
+      return {
+        kind: 'already',
+        ticket: verdict.ticket,
+        at: result.firstScannedAt ?? scan.scannedAt,
+        device: result.firstDevice ?? null,
+      };
+    case 'invalid':
+      return { kind: 'invalid', reason: 'unknown' };
+    default:
+      return verdict;
+  }
 }
 
 export function createDoorMachine() {
@@ -99,30 +155,33 @@ export function createDoorMachine() {
       // A QR code or a typed token or ticket address is verified with the public key; a
       // typed short code (or a guest-list tap, which sends the ticket's code) is looked up
       // in the list. The same rules decide either way (rules "Tickets and the door").
-      verifyScan: fromPromise<DoorVerdict, { text: string; eventId: number }>(async ({ input }) => {
-        const { publicKey, tickets, byCode, elsewhere, checkins, events } = doorStore.verifyInput();
-        const token = tokenFromInput(input.text);
-        if (token) {
-          const { verifyTicketToken } = await loadVerifier();
-          if (!publicKey) throw new Error('Kein Schlüssel auf dem Gerät.');
-          const claims = await verifyTicketToken(token, publicKey);
-          const verdict = decideVerdict({
-            claims,
-            eventId: input.eventId,
-            tickets,
-            checkins,
-            events,
-          });
-          if (verdict.kind === 'valid') await checkIn(verdict.ticket.id, { token });
-          return verdict;
-        }
-        const code = normalizeTicketCode(input.text);
-        if (!code) return { kind: 'invalid', reason: 'unreadable' };
-        const otherEventId = byCode.has(code) ? null : (elsewhere.get(ticketCodeKey(code)) ?? null);
-        const verdict = decideCodeVerdict({ code, byCode, checkins, otherEventId, events });
-        if (verdict.kind === 'valid') await checkIn(verdict.ticket.id, { code });
-        return verdict;
-      }),
+      verifyScan: fromPromise<DoorVerdict, { text: string; eventId: number; code: string }>(
+        async ({ input }) => {
+          const { publicKey, tickets, byCode, elsewhere, checkins, events } =
+            doorStore.verifyInput();
+          const token = tokenFromInput(input.text);
+          if (token) {
+            const { verifyTicketToken } = await loadVerifier();
+            if (!publicKey) throw new Error('Kein Schlüssel auf dem Gerät.');
+            const claims = await verifyTicketToken(token, publicKey);
+            const verdict = decideVerdict({
+              claims,
+              eventId: input.eventId,
+              tickets,
+              checkins,
+              events,
+            });
+            return verdict.kind === 'valid' ? checkIn(verdict, { token }, input.code) : verdict;
+          }
+          const code = normalizeTicketCode(input.text);
+          if (!code) return { kind: 'invalid', reason: 'unreadable' };
+          const otherEventId = byCode.has(code)
+            ? null
+            : (elsewhere.get(ticketCodeKey(code)) ?? null);
+          const verdict = decideCodeVerdict({ code, byCode, checkins, otherEventId, events });
+          return verdict.kind === 'valid' ? checkIn(verdict, { code }, input.code) : verdict;
+        },
+      ),
       syncInBackground: fromCallback<EventObject, { code: string; eventId: number }>(
         ({ input, sendBack }) => {
           let stopped = false;

@@ -39,7 +39,7 @@ describe('door screens (rules "Tickets and the door")', () => {
     );
     expect(screen.getByRole('alert')).toHaveTextContent('Zu viele Fehlversuche');
     expect(screen.getByRole('alert')).toHaveTextContent('etwa 15 Minuten lang abgewiesen');
-    // Others' wrong codes lock the address, never the staff: the right code is still taken.
+    // The field stays open for when the lockout ends (the server says when).
     expect(screen.getByLabelText('Türcode')).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Entsperren' })).toBeEnabled();
   });

@@ -282,9 +282,9 @@ export class DoorStore {
    * A ticket let in here: counted at once, and queued for the server with what named it
    * (a typed code goes with its event: codes are unique within an event only).
    */
-  async checkIn(ticketId: string, proof: CheckInProof): Promise<void> {
+  async checkIn(ticketId: string, proof: CheckInProof): Promise<QueuedScan | null> {
     const eventId = this.eventId;
-    if (eventId === null) return;
+    if (eventId === null) return null;
     const scan: QueuedScan = {
       scanId: crypto.randomUUID(),
       ...proof,
@@ -304,6 +304,23 @@ export class DoorStore {
       tx.objectStore('outbox').put(scan),
       tx.done,
     ]);
+    return scan;
+  }
+
+  /**
+   * rules "Tickets and the door": the server's answer to one scan sent at once. The scan
+   * leaves the queue; a first check-in the server knows from another door is kept as it
+   * does for a sync, and a check-in it refused is taken back on this device.
+   */
+  async confirmed(scan: QueuedScan, result: DoorScanResult): Promise<void> {
+    if (result.status === 'revoked' || result.status === 'invalid') {
+      this.checkins.delete(scan.ticketId);
+      const db = await this.database();
+      await db.delete('checkins', [scan.eventId, scan.ticketId]);
+      this.changed();
+    }
+    // A scan the server took at once is no news for the sync log; a surprise is.
+    await this.applyResults([scan], [result], { logSent: false });
   }
 
   async queued(): Promise<QueuedScan[]> {
@@ -311,7 +328,11 @@ export class DoorStore {
   }
 
   /** The server's answers: sent scans leave the queue, surprises go to the sync log. */
-  async applyResults(sent: QueuedScan[], results: DoorScanResult[]): Promise<void> {
+  async applyResults(
+    sent: QueuedScan[],
+    results: DoorScanResult[],
+    options: { logSent?: boolean } = {},
+  ): Promise<void> {
     const db = await this.database();
     const byId = new Map(sent.map((s) => [s.scanId, s]));
     const now = new Date().toISOString();
@@ -339,7 +360,7 @@ export class DoorStore {
         if (scan.eventId === this.eventId) this.checkins.set(scan.ticketId, first);
       }
     }
-    if (ok > 0) {
+    if (ok > 0 && options.logSent !== false) {
       entries.push({
         at: now,
         eventId: sent[0]!.eventId,

@@ -7,7 +7,8 @@ export interface LockScreenProps {
   error: string | null;
   /**
    * Seconds of the server's lockout of this address after too many wrong codes; 0 when none.
-   * The right code is still taken, so the field stays open.
+   * Meanwhile the server compares no code from here, the right one included; the field
+   * stays open for when the lockout ends.
    */
   lockedOutFor: number;
   onUnlock: (code: string) => void;
@@ -62,8 +63,8 @@ export function LockScreen({ busy, error, lockedOutFor, onUnlock }: LockScreenPr
       {lockedOut ? (
         <Alert tone="error" title="Zu viele Fehlversuche">
           <p>
-            {error ?? 'Zu viele falsche Versuche.'} Falsche Codes werden noch etwa{' '}
-            {waitText(lockedOutFor)} lang abgewiesen.
+            {error ?? 'Zu viele falsche Versuche.'} Türcodes aus diesem Netz werden noch etwa{' '}
+            {waitText(lockedOutFor)} lang abgewiesen, auch der richtige.
           </p>
         </Alert>
       ) : error ? (

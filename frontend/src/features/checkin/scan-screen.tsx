@@ -108,7 +108,17 @@ export function ScanScreen({ onCode, onChangeEvent, onLock }: ScanScreenProps) {
         ? `Online · abgeglichen um ${doorTime(snapshot.lastSync)}`
         : 'Online';
   return (
-    <section className={styles.scan} aria-labelledby="door-title">
+    <section
+      className={online ? styles.scan : `${styles.scan} ${styles.scanOffline}`}
+      aria-labelledby="door-title"
+      data-online={online ? 'ja' : 'nein'}
+    >
+      {online ? null : (
+        <p className={styles.offlineBanner} role="status">
+          Keine Verbindung: das Gerät prüft mit seiner Liste. Stornos seit dem letzten Abgleich
+          kennt es nicht.
+        </p>
+      )}
       <header className={styles.scanHeader}>
         <div>
           <p className={styles.eyebrow}>Einlass · {snapshot.device}</p>

@@ -55,6 +55,11 @@ export function VerdictOverlay({ verdict, onDismiss }: VerdictOverlayProps) {
         </p>
       ) : null}
       {detail ? <p className={styles.verdictDetail}>{detail}</p> : null}
+      {verdict.kind === 'valid' && verdict.offline ? (
+        <p className={styles.verdictOffline} data-testid="verdict-offline">
+          Offline geprüft
+        </p>
+      ) : null}
       <button ref={button} type="button" className={styles.verdictNext} onClick={onDismiss}>
         Weiter scannen
       </button>

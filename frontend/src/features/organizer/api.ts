@@ -10,6 +10,7 @@ import { apiGet, apiRequest } from '@/lib/api-client';
 // sets and clears; this page never sees it, the browser sends it with every request.
 export const organizerApi = {
   session: '/api/organizer/session',
+  sessions: '/api/organizer/sessions',
   events: '/api/organizer/events',
   live: (eventId: number) => `/api/organizer/events/${eventId}/live`,
 } as const;
@@ -24,8 +25,11 @@ export async function signInOrganizer(
   await apiRequest<null>(organizerApi.session, { method: 'POST', body: credentials });
 }
 
-export async function signOutOrganizer(): Promise<void> {
-  await apiRequest<null>(organizerApi.session, { method: 'DELETE' });
+/** Ends this session everywhere; with `everywhere`, every organizer session on every device. */
+export async function signOutOrganizer(everywhere = false): Promise<void> {
+  await apiRequest<null>(everywhere ? organizerApi.sessions : organizerApi.session, {
+    method: 'DELETE',
+  });
 }
 
 export function fetchOrganizerEvents(signal?: AbortSignal): Promise<OrganizerEvents> {

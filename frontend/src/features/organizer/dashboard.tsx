@@ -26,6 +26,8 @@ export interface DashboardProps {
   name: string | null;
   signingOut: boolean;
   onSignOut: () => void;
+  /** "Alle Sitzungen beenden": every organizer session, on every device (a lost phone). */
+  onSignOutEverywhere: () => void;
   /** A request or stream was refused: the page asks whether the session still holds. */
   onSessionDoubt: () => void;
 }
@@ -40,12 +42,19 @@ function guestListOf(params: URLSearchParams): number | null {
  * rules "The organizer": every event of the shop as a card, the current ones live; or one
  * event's guest list.
  */
-export function Dashboard({ name, signingOut, onSignOut, onSessionDoubt }: DashboardProps) {
+export function Dashboard({
+  name,
+  signingOut,
+  onSignOut,
+  onSignOutEverywhere,
+  onSessionDoubt,
+}: DashboardProps) {
   const [params] = useSearchParams();
   const guestsOf = guestListOf(params);
   const [events, setEvents] = useState<OrganizerEvent[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
+  const [endingAll, setEndingAll] = useState(false);
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
 
   useEffect(() => {
@@ -87,8 +96,32 @@ export function Dashboard({ name, signingOut, onSignOut, onSessionDoubt }: Dashb
           <Button variant="ghost" onClick={onSignOut} disabled={signingOut}>
             {signingOut ? 'Wird abgemeldet …' : 'Abmelden'}
           </Button>
+          <Button
+            variant="ghost"
+            onClick={() => setEndingAll(true)}
+            disabled={signingOut || endingAll}
+          >
+            Alle Sitzungen beenden
+          </Button>
         </div>
       </div>
+
+      {endingAll ? (
+        <div className={styles.confirm} role="group" aria-label="Alle Sitzungen beenden bestätigen">
+          <p>
+            Alle Anmeldungen im Veranstalterbereich enden sofort, auf jedem Gerät und auch hier.
+            Jetzt beenden?
+          </p>
+          <div className={styles.actions}>
+            <Button onClick={onSignOutEverywhere} disabled={signingOut}>
+              {signingOut ? 'Wird beendet …' : 'Ja, alle beenden'}
+            </Button>
+            <Button variant="ghost" onClick={() => setEndingAll(false)}>
+              Abbrechen
+            </Button>
+          </div>
+        </div>
+      ) : null}
 
       <HandoffsPanel />
       <DoorCodePanel />

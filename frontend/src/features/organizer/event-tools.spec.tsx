@@ -95,7 +95,7 @@ describe('/veranstalter: badges, the mail to every holder and the door code (rul
 
     mockFetch({
       'GET /api/organizer/handoffs': { body: { orders: [] } },
-      'GET /api/organizer/door-code': { body: { code: 'Tuer-2026-Hafen', renewable: false } },
+      'GET /api/organizer/door-code': { body: { code: '28yr-6e4n-Pqqf-7pfd', renewable: false } },
     });
     renderRoutes([{ path: '*', element: <DoorCodePanel /> }]);
     expect(await screen.findByText(/über CHECKIN_CODE fest eingestellt/)).toBeVisible();

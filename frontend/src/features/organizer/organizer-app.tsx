@@ -30,20 +30,23 @@ export function OrganizerApp() {
 
   useEffect(check, [check]);
 
-  const signOut = useCallback(() => {
-    setSigningOut(true);
-    setSignOutError(null);
-    signOutOrganizer().then(
-      () => {
-        setSigningOut(false);
-        check();
-      },
-      (error: unknown) => {
-        setSigningOut(false);
-        setSignOutError(errorText(error));
-      },
-    );
-  }, [check]);
+  const signOut = useCallback(
+    (everywhere = false) => {
+      setSigningOut(true);
+      setSignOutError(null);
+      signOutOrganizer(everywhere).then(
+        () => {
+          setSigningOut(false);
+          check();
+        },
+        (error: unknown) => {
+          setSigningOut(false);
+          setSignOutError(errorText(error));
+        },
+      );
+    },
+    [check],
+  );
 
   if (view.kind === 'loading') {
     return (
@@ -64,7 +67,8 @@ export function OrganizerApp() {
       <Dashboard
         name={view.session.name}
         signingOut={signingOut}
-        onSignOut={signOut}
+        onSignOut={() => signOut(false)}
+        onSignOutEverywhere={() => signOut(true)}
         onSessionDoubt={check}
       />
     </>
