@@ -20,6 +20,7 @@ import {
 } from '../../../src/catalog/catalog.port.js';
 import { CheckoutOptions } from '../../../src/orders/checkout.options.js';
 import { ORDER_JOBS } from '../../../src/orders/order-jobs.js';
+import { TICKET_NOTICE_JOB } from '../../../src/tickets/ticket-notice.jobs.js';
 import { JobOptions } from '../../../src/jobs/job-options.js';
 import { StoreDatabase } from '../../../src/store/store.database.js';
 import { AppConfig, parseConfig } from '../../../src/config/config.js';
@@ -221,7 +222,7 @@ export async function settleOutbox(app: NestFastifyApplication, timeoutMs = 10_0
       !(await db
         .selectFrom('jobs')
         .select('id')
-        .where('name', 'in', Object.values(ORDER_JOBS))
+        .where('name', 'in', [...Object.values(ORDER_JOBS), TICKET_NOTICE_JOB])
         .where('done_at', 'is', null)
         .executeTakeFirst()),
     timeoutMs,
