@@ -381,7 +381,8 @@ describe('docker compose on a real engine', () => {
     async () => {
       const file = await timed('backup', async () => {
         const out = await compose(['exec', '-T', 'backup', 'node', 'backend/dist/backup.cli.js']);
-        return /\/backups\/awhh-\S+\.pgdump/.exec(out)?.[0];
+        // Encrypted (`.pgdump.enc`): compose requires BACKUP_PASSPHRASE.
+        return /\/backups\/awhh-\S+\.pgdump(?:\.enc)?/.exec(out)?.[0];
       });
       expect(file).toBeDefined();
       await compose(['exec', '-T', 'postgres', 'createdb', '-U', 'awhh', 'awhh_drill']);
