@@ -42,6 +42,11 @@ export class CachedResource<T> {
   private lastError: Error | null = null;
   private lastErrorAt = 0;
   private invalidated = false;
+  /** When the value was last invalidated, and when the load in flight (if any) started. */
+  private invalidatedAt = Number.NEGATIVE_INFINITY;
+  private inflightStartedAt = Number.NEGATIVE_INFINITY;
+  /** When the load of the value kept started: an older load finishing later never replaces it. */
+  private valueStartedAt = Number.NEGATIVE_INFINITY;
   private generationCount = 0;
   private readonly clock: () => number;
   private readonly staleIfErrorMs: number;
@@ -84,17 +89,23 @@ export class CachedResource<T> {
     return this.refresh();
   }
 
-  /** Forces one upstream call (joined by concurrent callers) and returns its result. */
+  /**
+   * Forces one upstream call (joined by concurrent callers) and returns its result. A load
+   * that started before the last `invalidate` is not joined: what changed upstream may be
+   * missing from it (docs/ledger.md "A sale counts once"), so a new one starts.
+   */
   refresh(): Promise<T> {
-    if (this.inflight) return this.inflight;
-    const startedGeneration = this.generationCount;
+    if (this.inflight && this.inflightStartedAt > this.invalidatedAt) return this.inflight;
+    const startedAt = this.clock();
     const run = (async () => {
       try {
         const value = await this.load();
+        if (startedAt < this.valueStartedAt) return this.value ?? value;
         this.value = value;
+        this.valueStartedAt = startedAt;
         this.fetchedAt = this.clock();
-        this.invalidated = false;
-        this.generationCount = startedGeneration + 1;
+        this.invalidated = this.invalidatedAt > startedAt;
+        this.generationCount += 1;
         this.lastError = null;
         return value;
       } catch (err) {
@@ -117,16 +128,21 @@ export class CachedResource<T> {
         }
         throw error;
       } finally {
-        this.inflight = null;
+        if (this.inflightStartedAt === startedAt) this.inflight = null;
       }
     })();
     this.inflight = run;
+    this.inflightStartedAt = startedAt;
     return run;
   }
 
-  /** Marks the value stale (e.g. stock changed by an order); the next get revalidates. */
+  /**
+   * Marks the value stale (e.g. stock changed by an order); the next get revalidates, with
+   * a load that starts after this call.
+   */
   invalidate(): void {
     this.invalidated = true;
+    this.invalidatedAt = this.clock();
   }
 
   status(): CacheStatus {

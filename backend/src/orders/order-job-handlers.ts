@@ -109,8 +109,11 @@ export class OrderJobHandlers implements OnModuleInit {
       paymentReference: context.paymentReference ?? order.id,
     };
     let result: { id: string };
+    let answeredAt: number;
     try {
       result = await this.catalog.createOrder(handOff);
+      // docs/ledger.md "A sale counts once": from the shop's answer on, its stock carries the sale.
+      answeredAt = Date.now();
     } catch (err) {
       // rules "Hand-off refused": a 4xx never succeeds when sent again; 5xx, timeouts and
       // the network keep retrying with the runner's backoff.
@@ -123,7 +126,7 @@ export class OrderJobHandlers implements OnModuleInit {
       });
       return;
     }
-    await this.orderService.recordHandOff(job, result.id);
+    await this.orderService.recordHandOff(job, result.id, answeredAt);
     this.logger.log({ msg: 'order handed off', orderId: order.id, catalogOrderId: result.id });
   }
 

@@ -422,9 +422,13 @@ export class OrderService {
     return applied.order ?? order;
   }
 
-  /** The hand-off job delivered the order to the catalog: handed off, exactly once. */
-  async recordHandOff(job: OrderJob, catalogOrderId: string): Promise<void> {
-    await this.finishJob(job, { type: 'handoff.succeeded', catalogOrderId });
+  /**
+   * The hand-off job delivered the order to the catalog: handed off, exactly once. The
+   * sale is settled at `answeredAt`, when the shop answered (docs/ledger.md "A sale counts
+   * once"), not at this commit: stock read in between carries the sale already.
+   */
+  async recordHandOff(job: OrderJob, catalogOrderId: string, answeredAt?: number): Promise<void> {
+    await this.finishJob(job, { type: 'handoff.succeeded', catalogOrderId }, answeredAt);
   }
 
   /**
@@ -508,8 +512,8 @@ export class OrderService {
     return { order: applied.order, changed: applied.next?.changed ?? false };
   }
 
-  private async finishJob(job: OrderJob, event: OrderEvent): Promise<void> {
-    const now = Date.now();
+  private async finishJob(job: OrderJob, event: OrderEvent, at?: number): Promise<void> {
+    const now = at ?? Date.now();
     await this.store.write(async (tx) => {
       const { orderId } = job.payload;
       const order = await tx.get(OrderRepository).lock({ id: orderId });
