@@ -249,7 +249,8 @@ describe.each(DATABASES)('rules "Orders made in the shop" (%s)', (kind) => {
     shop.setOrderStatus(refunded.id, 'refunded');
     shop.trashOrder(deleted.id, true);
     await shop.settleWebhooks();
-    expect(shop.deliveries.at(-1)).toMatchObject({
+    // The site's restock of the refunded order (docs/ledger.md) may be delivered after it.
+    expect(shop.deliveries.find((d) => d.topic === 'order.deleted')).toMatchObject({
       topic: 'order.deleted',
       rawBody: `{"id":${deleted.id}}`,
       status: 200,
