@@ -47,13 +47,7 @@ export function verifyOrder(
     ];
   }
   return handOffDifferences(record, {
-    lines: lines.map((l) => ({
-      productId: l.productId,
-      ...(l.variationId !== null ? { variationId: l.variationId } : {}),
-      name: '',
-      quantity: l.quantity,
-      unitAmount: 0,
-    })),
+    lines,
     total: order.total,
     couponCode: order.couponCode,
   }).map((d) => d.message);

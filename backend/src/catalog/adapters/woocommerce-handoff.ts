@@ -62,6 +62,13 @@ export function shopOrderRecord(raw: unknown): ShopOrderRecord | null {
   };
 }
 
+/** What the comparison reads of a line charged: its product, variation and quantity. */
+export interface ChargedLine {
+  productId: number;
+  variationId?: number | null;
+  quantity: number;
+}
+
 export interface HandOffDifference {
   kind: 'status' | 'lines' | 'total' | 'coupon';
   /** German, for the organizer's dashboard and mail. */
@@ -71,7 +78,7 @@ export interface HandOffDifference {
 /** How the shop's order differs from what was charged; empty when it holds the sale. */
 export function handOffDifferences(
   shop: ShopOrderRecord,
-  order: Pick<OrderHandOff, 'lines' | 'total' | 'couponCode'>,
+  order: Pick<OrderHandOff, 'total' | 'couponCode'> & { lines: readonly ChargedLine[] },
 ): HandOffDifference[] {
   const found: HandOffDifference[] = [];
   if (!PAID_STATUSES.has(shop.status)) {
@@ -124,10 +131,7 @@ export function isUnpaidButWhole(
   return UNPAID_STATUSES.has(shop.status) && sameLines(shop.lines, order.lines);
 }
 
-function sameLines(
-  shop: readonly ShopOrderLine[],
-  lines: readonly { productId: number; variationId?: number; quantity: number }[],
-): boolean {
+function sameLines(shop: readonly ShopOrderLine[], lines: readonly ChargedLine[]): boolean {
   const key = (productId: number, variationId: number) => `${productId}:${variationId}`;
   const want = new Map<string, number>();
   for (const l of lines) {
