@@ -42,7 +42,7 @@ async function eventually(condition: () => boolean, timeoutMs: number, what: str
 }
 
 describe('ticket mail over SMTP', () => {
-  it('a purchase in Chromium arrives at the SMTP server: German, a PDF per ticket, the .ics, a ticket link whose QR code verifies; a refund revokes the ticket', async () => {
+  it('a purchase in Chromium arrives at the SMTP server: German, a PDF per ticket, the .ics, a ticket link whose QR code verifies; a refund revokes the ticket and tells the buyer', async () => {
     const { page, errors, context } = await openPage(browser);
     await page.goto(`${site.url}${EVENT_PATH}`);
     await addTierToCart(page, TIER, 2);
@@ -98,7 +98,15 @@ describe('ticket mail over SMTP', () => {
     await page.goto(`${site.url}${ticketPath}`);
     await page.getByText('Storniert', { exact: true }).waitFor();
     expect(await page.getByRole('img', { name: /QR-Code/ }).count()).toBe(0);
-    expect(smtp.mails).toHaveLength(1);
+    // rules "When a ticket stops admitting": the buyer is told, once, with the amount.
+    await eventually(() => smtp.mails.length >= 2, 20_000, 'the cancellation notice');
+    const notice = smtp.mails[1]!;
+    expect(notice.to && 'text' in notice.to ? notice.to.text : '').toBe('karla@example.org');
+    expect(notice.subject).toBe(`Storniert: deine Tickets für „${EVENT}“`);
+    expect(notice.text).toContain('wurden storniert');
+    expect(notice.text).toMatch(/Erstattet wurden insgesamt \d+,\d{2}\s€/);
+    expect(notice.text).not.toContain(token);
+    expect(smtp.mails).toHaveLength(2);
 
     expect(errors).toEqual([]);
     await context.close();

@@ -258,7 +258,8 @@ describe('docker-compose.yml', () => {
         ...['TLS_CERT_FILE', 'TLS_KEY_FILE', 'NGINX_BIN', 'STRIPE_API_BASE', 'NODE_ENV'],
       ];
       const read = new Set(
-        [...compose.matchAll(/\$\{([A-Z][A-Z0-9_]*)(?::?-[^}]*)?\}/g)].map((m) => m[1]),
+        // `${X}`, `${X:-default}` and `${X:?message}` (a variable compose requires).
+        [...compose.matchAll(/\$\{([A-Z][A-Z0-9_]*)(?::?[-?][^}]*)?\}/g)].map((m) => m[1]),
       );
       for (const variable of documented) {
         if (notFromEnvFile.includes(variable) || variable.startsWith('STACK_')) continue;

@@ -6,6 +6,8 @@ import { CatalogVersion } from '../catalog/catalog-version.js';
 import { Holds } from '../holds/holds.js';
 import { AppConfig } from '../config/config.js';
 import { MailPort } from '../mail/mail.port.js';
+import { raiseOrganizerNotice } from '../notices/organizer-notices.port.js';
+import { Store } from '../store/store.port.js';
 import { handoffRefusedMail } from './handoff-refused-mail.js';
 import type { Job } from '../jobs/job-handlers.js';
 import { JobHandlers } from '../jobs/job-handlers.js';
@@ -47,6 +49,7 @@ export class OrderJobHandlers implements OnModuleInit {
     @Inject(AppConfig) private readonly config: AppConfig,
     @Inject(CatalogVersion) private readonly catalogVersion: CatalogVersion,
     @Inject(Holds) private readonly holds: Holds,
+    @Inject(Store) private readonly store: Store,
   ) {}
 
   onModuleInit(): void {
@@ -226,11 +229,24 @@ export class OrderJobHandlers implements OnModuleInit {
    * docs/ledger.md "A place freed in the shop": an order refunded or trashed in the shop
    * keeps its places out of the shop's stock (WooCommerce restocks a cancellation only);
    * its tickets are revoked here, so its places go back, once. With SHOP_RESTOCK=off the
-   * organizer does it in the shop; the log says how many.
+   * organizer does it in the shop, told on the dashboard and by mail which places.
    */
   private async shopRestock(job: Job<ShopRestockPayload>): Promise<void> {
     const { orderId, catalogOrderId } = job.payload;
     if (this.config.woocommerce?.restock === false) {
+      const items = (await this.orders.lines(orderId))
+        .map((line) => ({ line, left: line.quantity - line.refundedQuantity }))
+        .filter(({ left }) => left > 0)
+        .map(({ line, left }) => `${left} × ${line.name}`);
+      if (items.length === 0) return;
+      await this.store.write((tx) =>
+        raiseOrganizerNotice(
+          tx,
+          { kind: 'placesNotRestocked', orderId, shopOrder: catalogOrderId, items },
+          catalogOrderId,
+          Date.now(),
+        ),
+      );
       this.logger.warn({
         msg: 'places of an order the shop no longer counts left out of its stock (SHOP_RESTOCK=off)',
         orderId,

@@ -4,6 +4,7 @@ import { AppConfig } from '../config/config.js';
 import { HoldsModule } from '../holds/holds.module.js';
 import { JobsModule } from '../jobs/jobs.module.js';
 import { MailModule } from '../mail/mail.module.js';
+import { NoticesModule } from '../notices/notices.module.js';
 import { TestMailbox } from '../mail/test-mailbox.js';
 import { instrumented, MetricsRegistry } from '../ops/dependency-metrics.js';
 import { storeRepository, StoreModule } from '../store/store.module.js';
@@ -64,7 +65,7 @@ const paymentsProvider: Provider = {
  * them.
  */
 @Module({
-  imports: [CatalogModule, StoreModule, JobsModule, HoldsModule, MailModule],
+  imports: [CatalogModule, StoreModule, JobsModule, HoldsModule, MailModule, NoticesModule],
   controllers: [CheckoutController, WebhookController, TestProviderController, HandoffController],
   providers: [
     CheckoutOptions,

@@ -3,6 +3,7 @@ import { CatalogModule } from '../catalog/catalog.module.js';
 import { DoorModule } from '../door/door.module.js';
 import { JobsModule } from '../jobs/jobs.module.js';
 import { MailModule } from '../mail/mail.module.js';
+import { NoticesModule } from '../notices/notices.module.js';
 import { OrdersModule } from '../orders/orders.module.js';
 import { storeRepository, StoreModule } from '../store/store.module.js';
 import { TicketsModule } from '../tickets/tickets.module.js';
@@ -15,6 +16,7 @@ import { OrganizerGuestsController } from './organizer-guests.controller.js';
 import { OrganizerGuests } from './organizer-guests.js';
 import { OrganizerExtrasController } from './organizer-extras.controller.js';
 import { OrganizerHandoffsController } from './organizer-handoffs.controller.js';
+import { OrganizerNoticesController } from './organizer-notices.controller.js';
 import { OrganizerHoldersController } from './organizer-holders.controller.js';
 import { OrganizerLive } from './organizer-live.js';
 import { OrganizerMails } from './organizer-mail.js';
@@ -36,7 +38,7 @@ import { WordPressAccounts } from './wordpress-accounts.js';
  * The organizer (rules "The organizer"): sign-in to /veranstalter (a WordPress account of
  * the shop, or the organizer code on the demo shop), the session cookie, the dashboard's
  * figures and their live stream. Served by the checkout side; it reads through the ports of
- * the modules that own the data (catalog, orders, tickets, door, waiting list) and writes
+ * the modules that own the data (catalog, orders, tickets, door, waiting list, notices) and writes
  * nothing of theirs, so nothing imports it.
  */
 @Module({
@@ -49,6 +51,7 @@ import { WordPressAccounts } from './wordpress-accounts.js';
     WaitlistModule,
     MailModule,
     JobsModule,
+    NoticesModule,
   ],
   controllers: [
     OrganizerController,
@@ -56,6 +59,7 @@ import { WordPressAccounts } from './wordpress-accounts.js';
     OrganizerGuestsController,
     OrganizerHoldersController,
     OrganizerHandoffsController,
+    OrganizerNoticesController,
   ],
   providers: [
     OrganizerOptions,

@@ -8,6 +8,7 @@ import { type EventOutcome, OrderService } from '../orders/order.service.js';
 import { OrderRepository, WebhookEventRepository } from '../orders/orders.port.js';
 import { Store, type Transaction } from '../store/store.port.js';
 import { type TicketOrderInfo, TicketOrders } from '../tickets/ticket-orders.js';
+import { tellOrganizerOfCheckedIn } from '../tickets/checked-in-revoked.js';
 import { queueTicketNotices } from '../tickets/ticket-notice.jobs.js';
 import { TicketRepository } from '../tickets/tickets.port.js';
 import { refundedUnitsByLine, sitePositions, ticketsToRevoke } from './shop-refunds.js';
@@ -192,7 +193,7 @@ export class ShopOrders implements OnModuleInit {
           position,
           quantity: (refunded.get(lineId) ?? 0) - lines[position]!.refundedQuantity,
         }));
-        const revoked = await this.revokeRefunded(tx, order.id, units, now);
+        const revoked = await this.revokeRefunded(tx, order.id, state.number, units, now);
         await tx.get(OrderRepository).addRefundedUnits(order.id, units);
         result = revoked > 0 ? 'tickets_revoked' : 'unchanged';
       }
@@ -219,11 +220,13 @@ export class ShopOrders implements OnModuleInit {
 
   /**
    * The tickets `units` more refunded units of each line take (`ticketsToRevoke`), revoked
-   * for good with a mail to each; returns how many.
+   * for good with a mail to each; returns how many. A ticket whose guest was let in already
+   * is told to the organizer (docs/ledger.md "Told to the organizer").
    */
   private async revokeRefunded(
     tx: Transaction,
     orderId: string,
+    shopOrder: string | null,
     units: readonly { position: number; quantity: number }[],
     now: number,
   ): Promise<number> {
@@ -236,16 +239,12 @@ export class ShopOrders implements OnModuleInit {
       revoked.map((t) => t.id),
       now,
     );
-    for (const ticket of revoked) {
-      if (ticket.checkedIn) {
-        // Already at the door: the organizer refunded a guest who came; the log says so.
-        this.logger.warn({
-          msg: 'a checked-in ticket revoked by a refund in the shop',
-          orderId,
-          ticketId: ticket.id,
-        });
-      }
-    }
+    await tellOrganizerOfCheckedIn(
+      tx,
+      { orderId, shopOrder, key: 'refund' },
+      revoked.map((t) => t.id),
+      now,
+    );
     const ids = new Set(revoked.map((t) => t.id));
     await queueTicketNotices(
       tx,
@@ -289,6 +288,12 @@ export class ShopOrders implements OnModuleInit {
     if (VOID.has(state.status)) {
       const valid = (await tx.get(TicketRepository).forOrder(id)).filter(
         (t) => t.status === 'valid',
+      );
+      await tellOrganizerOfCheckedIn(
+        tx,
+        { orderId: id, shopOrder: state.number, key: state.status },
+        valid.map((t) => t.id),
+        now,
       );
       const revoked = await this.tickets.revoke(tx, id, now);
       if (revoked > 0) {
@@ -350,6 +355,7 @@ export class ShopOrders implements OnModuleInit {
     const byRefund = await this.revokeRefunded(
       tx,
       id,
+      state.number,
       state.lines.map((line) => ({
         position: line.id,
         quantity:

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CatalogModule } from '../catalog/catalog.module.js';
 import { JobsModule } from '../jobs/jobs.module.js';
 import { MailModule } from '../mail/mail.module.js';
+import { NoticesModule } from '../notices/notices.module.js';
 import { OrdersModule } from '../orders/orders.module.js';
 import { storeRepository, StoreModule } from '../store/store.module.js';
 import { TicketsModule } from '../tickets/tickets.module.js';
@@ -21,7 +22,15 @@ import { ShopOrderRepository, ShopSweepRepository } from './shop.port.js';
  * catalog cache. Nothing imports this module.
  */
 @Module({
-  imports: [StoreModule, JobsModule, CatalogModule, OrdersModule, TicketsModule, MailModule],
+  imports: [
+    StoreModule,
+    JobsModule,
+    CatalogModule,
+    OrdersModule,
+    TicketsModule,
+    MailModule,
+    NoticesModule,
+  ],
   controllers: [ShopWebhookController],
   providers: [
     storeRepository(ShopOrderRepository, (db, kind) => new KyselyShopOrderRepository(db, kind)),

@@ -847,6 +847,26 @@ function migrations(kind: StoreKind): Record<string, Migration> {
         await db.schema.alterTable('coupon_holds').addColumn('settled_at', 'bigint').execute();
       },
     },
+    // docs/ledger.md "Told to the organizer": what the organizer must look at in the shop.
+    '2026-12-07-001-organizer-notices': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('organizer_notices')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('order_id', 'text', (c) => c.notNull())
+          .addColumn('shop_order', 'text')
+          .addColumn('items', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('done_at', 'bigint')
+          .execute();
+        await db.schema
+          .createIndex('organizer_notices_open')
+          .on('organizer_notices')
+          .columns(['done_at', 'created_at'])
+          .execute();
+      },
+    },
   };
 }
 

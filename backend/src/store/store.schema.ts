@@ -390,6 +390,18 @@ export interface TicketReturnsTable {
 }
 
 /** rules "The organizer": a signed-in organizer; the cookie holds what `id_hash` digests. */
+/** docs/ledger.md "Told to the organizer": no names or addresses, ids and items only. */
+export interface OrganizerNoticesTable {
+  id: string;
+  kind: string;
+  order_id: string;
+  shop_order: string | null;
+  /** JSON array of the items' German descriptions. */
+  items: string;
+  created_at: number;
+  done_at: number | null;
+}
+
 export interface OrganizerSessionsTable {
   /** SHA-256 of the cookie's secret, base64url: the store never holds the secret itself. */
   id_hash: string;
@@ -435,4 +447,5 @@ export interface StoreSchema {
   reminder_addresses: ReminderAddressesTable;
   ticket_returns: TicketReturnsTable;
   organizer_sessions: OrganizerSessionsTable;
+  organizer_notices: OrganizerNoticesTable;
 }

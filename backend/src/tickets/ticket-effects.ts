@@ -8,6 +8,7 @@ import { TicketRepository } from './tickets.port.js';
 import { OrderRepository } from '../orders/orders.port.js';
 import { ticketsCoveredByRefund } from './refunded-tickets.js';
 import { queueTicketNotices } from './ticket-notice.jobs.js';
+import { tellOrganizerOfCheckedIn } from './checked-in-revoked.js';
 
 /**
  * The order machine's ticket effects (`machines/src/order/order.machine.ts`), registered with
@@ -30,6 +31,14 @@ export class TicketEffects implements OnModuleInit {
       const valid = (await tx.get(TicketRepository).forOrder(order.id)).filter(
         (t) => t.status === 'valid',
       );
+      if (order.status === 'canceledInShop') {
+        await tellOrganizerOfCheckedIn(
+          tx,
+          { orderId: order.id, shopOrder: order.context.catalogOrderId ?? null, key: 'cancelled' },
+          valid.map((t) => t.id),
+          now,
+        );
+      }
       await tx.get(TicketRepository).revokeForOrder(order.id, now);
       // rules "When a ticket stops admitting": the buyer and every holder are told.
       const kind =

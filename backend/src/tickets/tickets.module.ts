@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CalendarService } from '../calendar/calendar.service.js';
 import { JobsModule } from '../jobs/jobs.module.js';
 import { MailModule } from '../mail/mail.module.js';
+import { NoticesModule } from '../notices/notices.module.js';
 import { OrdersModule } from '../orders/orders.module.js';
 import { storeRepository, StoreModule } from '../store/store.module.js';
 import { TicketMailService } from './mail/ticket-mail.service.js';
@@ -24,7 +25,7 @@ import { TicketRepository } from './tickets.port.js';
  * ticket page's API, the ticket mail and its resend as jobs.
  */
 @Module({
-  imports: [StoreModule, JobsModule, MailModule, OrdersModule],
+  imports: [StoreModule, JobsModule, MailModule, OrdersModule, NoticesModule],
   controllers: [TicketsController],
   providers: [
     storeRepository(TicketRepository, (db) => new KyselyTicketRepository(db)),

@@ -1,6 +1,11 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
-import { recordedShop, type WooOrder } from '../../../tests/support/woocommerce-fixtures.js';
+import { organizerNoticesSchema, type OrganizerNotices } from '@awhh/machines';
+import {
+  recordedShop,
+  type WooOrder,
+  WP_APP_PASSWORDS,
+} from '../../../tests/support/woocommerce-fixtures.js';
 import { shopVerifyCli } from '../../src/shop-verify.cli.js';
 import { ShopVerification } from '../../src/shop/shop-verification.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
@@ -10,8 +15,11 @@ import {
   createTestApp,
   createTestDatabase,
   DATABASES,
+  freshIp,
   inject,
+  PUBLIC_URL,
   postCheckout,
+  settleOutbox,
   waitFor,
 } from '../orders/support/checkout-test-app.js';
 import { shopCatalog } from '../orders/support/shop-catalog.js';
@@ -22,7 +30,8 @@ jest.setTimeout(180_000);
 // recorded shop does: a half-made order is never taken for the sale, a sale counts once
 // (the evening's last place is on sale the moment the previous one is counted), a line
 // refunded in the shop revokes its ticket, and an order refunded or trashed in the shop
-// puts its places back into the shop's stock, once.
+// puts its places back into the shop's stock, once; what it cannot settle alone (places
+// to restock by hand, a refunded guest already let in) is told to the organizer.
 
 const SECRET = 'whsec_shop_ledger_suite';
 /** The recorded shop's variable event and its VIP tier (49 €). */
@@ -30,19 +39,20 @@ const EVENT = 42;
 const VIP = 45;
 /** Generous: a loaded machine runs the job runner's polls late, never wrong. */
 const DEADLINE = 30_000;
+const DOOR_CODE = 'JFWZ-APMB-F8MN-68XF';
 
 describe.each(DATABASES)('docs/ledger.md: the site and the shop agree (%s)', (kind) => {
   let db: { url: string; drop(): Promise<void> };
   let shop: FakeWooCommerce;
   let app: NestFastifyApplication;
 
-  async function start(topics: string[]) {
+  async function start(topics: string[], env: Record<string, string> = {}) {
     db = await createTestDatabase(kind);
     shop = await FakeWooCommerce.start(recordedShop());
     app = await createTestApp({
       databaseUrl: db.url,
       catalog: shopCatalog(shop),
-      env: { ...shop.env, WOOCOMMERCE_WEBHOOK_SECRET: SECRET },
+      env: { ...shop.env, WOOCOMMERCE_WEBHOOK_SECRET: SECRET, ...env },
     });
     const deliveryUrl = `${await app.getUrl()}/api/webhooks/woocommerce`;
     for (const topic of topics) await shop.addWebhook({ topic, deliveryUrl, secret: SECRET });
@@ -108,6 +118,66 @@ describe.each(DATABASES)('docs/ledger.md: the site and the shop agree (%s)', (ki
 
   const mailsTo = (address: string) =>
     store().selectFrom('mails').selectAll().where('to_address', '=', address).execute();
+
+  /** Signed in to /veranstalter as the shop's manager; returns the session cookie. */
+  async function organizerCookie(): Promise<string> {
+    const signed = await inject(app, {
+      method: 'POST',
+      url: '/api/organizer/session',
+      headers: { 'x-forwarded-for': freshIp(), origin: PUBLIC_URL },
+      payload: { username: 'hanna.hafen', applicationPassword: WP_APP_PASSWORDS.shopManager },
+    });
+    expect(signed.statusCode).toBe(204);
+    return signed.headers['set-cookie']!.split(';')[0]!;
+  }
+
+  async function notices(cookie: string): Promise<OrganizerNotices['notices']> {
+    const res = await inject(app, {
+      method: 'GET',
+      url: '/api/organizer/notices',
+      headers: { cookie, 'x-forwarded-for': freshIp() },
+    });
+    expect(res.statusCode).toBe(200);
+    return organizerNoticesSchema.parse(res.json()).notices;
+  }
+
+  /** The evening is on and the door lets every guest of the order in; returns the tickets. */
+  async function letEveryoneIn(orderId: string) {
+    await store()
+      .updateTable('tickets')
+      .set({
+        starts_at: new Date(Date.now() + 3_600_000).toISOString(),
+        issued_at: Date.now() - 60_000,
+      })
+      .where('order_id', '=', orderId)
+      .execute();
+    const tickets = await store()
+      .selectFrom('tickets')
+      .select(['id', 'code', 'seat'])
+      .where('order_id', '=', orderId)
+      .orderBy('seat')
+      .execute();
+    for (const ticket of tickets) {
+      const scanned = await inject(app, {
+        method: 'POST',
+        url: '/api/checkin/scans',
+        headers: { authorization: `Bearer ${DOOR_CODE}`, 'x-forwarded-for': freshIp() },
+        payload: {
+          scans: [
+            {
+              scanId: `scan-ledger-${ticket.seat}`,
+              code: ticket.code,
+              eventId: EVENT,
+              scannedAt: Date.now(),
+              device: 'Tür 1',
+            },
+          ],
+        },
+      });
+      expect(scanned.json().results[0].status).toBe('ok');
+    }
+    return tickets;
+  }
 
   const shopOrdersOf = (reference: string) =>
     shop.orders.filter((o) =>
@@ -238,6 +308,103 @@ describe.each(DATABASES)('docs/ledger.md: the site and the shop agree (%s)', (ki
       expect(vip().stock_quantity).toBe(stock + 2);
     },
   );
+
+  it('ledger "Told to the organizer": with SHOP_RESTOCK=off an order set to "Erstattet" keeps its places out of stock, and the organizer is told which, on the dashboard and by mail, once', async () => {
+    await start(['order.updated'], { SHOP_RESTOCK: 'off', ORGANIZER_EMAIL: 'hanna@example.org' });
+    const orderId = await buy(2, 'otto@example.org');
+    const order = await handedOff(orderId);
+    await shop.settleWebhooks();
+    const stock = vip().stock_quantity!;
+    shop.setOrderStatus(order.id, 'refunded');
+    await shop.settleWebhooks();
+    await waitFor(
+      async () => (await mailsTo('hanna@example.org')).some((m) => m.subject.includes('Bestand')),
+      DEADLINE,
+    );
+    expect((await ticketsOf(orderId)).map((t) => t.status)).toEqual(['revoked', 'revoked']);
+    expect(vip().stock_quantity).toBe(stock);
+    const cookie = await organizerCookie();
+    const [notice, ...more] = await notices(cookie);
+    expect(more).toEqual([]);
+    expect(notice).toMatchObject({
+      kind: 'placesNotRestocked',
+      title: 'Plätze nicht zurück im Bestand',
+    });
+    const words = notice!.paragraphs.join(' ');
+    expect(words).toContain(`Die Bestellung ${order.number} im Shop`);
+    expect(words).toContain('2 × Sommer-Afterwork auf der MS Hamburg – VIP');
+    const [mail] = await mailsTo('hanna@example.org');
+    expect(mail!.subject).toBe('Plätze nicht zurück im Bestand');
+    // No buyer's name or address reaches the organizer's notice.
+    expect(JSON.stringify(notice)).not.toMatch(/otto|Karla/i);
+    // Reported again (a redelivery, the sweep): nothing new.
+    shop.setOrderStatus(order.id, 'refunded');
+    await shop.settleWebhooks();
+    await settleOutbox(app);
+    expect(await notices(cookie)).toHaveLength(1);
+    expect(await mailsTo('hanna@example.org')).toHaveLength(1);
+    // "Erledigt" takes it off the list; a second time is a German 404; not without a session.
+    const done = (id: string, headers: Record<string, string>) =>
+      inject(app, {
+        method: 'POST',
+        url: `/api/organizer/notices/${id}/done`,
+        headers: { origin: PUBLIC_URL, 'x-forwarded-for': freshIp(), ...headers },
+        payload: {},
+      });
+    expect((await done(notice!.id, {})).statusCode).toBe(401);
+    expect((await done(notice!.id, { cookie })).statusCode).toBe(204);
+    expect(await notices(cookie)).toEqual([]);
+    const again = await done(notice!.id, { cookie });
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toMatchObject({
+      statusCode: 404,
+      message: expect.stringMatching(/Hinweis/),
+    });
+  });
+
+  it('ledger "Told to the organizer": a line refunded in the shop whose guest was already let in revokes that ticket and tells the organizer', async () => {
+    await start(['order.updated'], { CHECKIN_CODE: DOOR_CODE });
+    const orderId = await buy(2, 'lena@example.org');
+    const order = await handedOff(orderId);
+    await shop.settleWebhooks();
+    // Both guests are in: a refund of one unit can only take a checked-in ticket.
+    const tickets = await letEveryoneIn(orderId);
+    const line = order.line_items[0]!;
+    shop.refundLines(order.id, [{ id: Number(line.id), quantity: 1, refundTotal: 49 }]);
+    await shop.settleWebhooks();
+    await waitFor(
+      async () => (await ticketsOf(orderId)).some((t) => t.status === 'revoked'),
+      DEADLINE,
+    );
+    // The later seat goes, as ever; the other guest keeps a valid ticket.
+    expect((await ticketsOf(orderId)).map((t) => t.status)).toEqual(['valid', 'revoked']);
+    const [notice, ...more] = await notices(await organizerCookie());
+    expect(more).toEqual([]);
+    expect(notice).toMatchObject({
+      kind: 'checkedInRevoked',
+      title: 'Erstattet, obwohl schon eingecheckt',
+    });
+    const code = `${tickets[1]!.code!.slice(0, 4)}-${tickets[1]!.code!.slice(4)}`;
+    expect(notice!.paragraphs.join(' ')).toContain(`Ticket 2 von 2 (Code ${code})`);
+  });
+
+  it('ledger "Told to the organizer": an order cancelled in the shop after its guest was let in tells the organizer too', async () => {
+    await start(['order.updated'], { CHECKIN_CODE: DOOR_CODE });
+    const orderId = await buy(1, 'mira@example.org');
+    const order = await handedOff(orderId);
+    await shop.settleWebhooks();
+    await letEveryoneIn(orderId);
+    shop.setOrderStatus(order.id, 'cancelled');
+    await shop.settleWebhooks();
+    await waitFor(
+      async () => (await ticketsOf(orderId)).every((t) => t.status === 'revoked'),
+      DEADLINE,
+    );
+    const [notice, ...more] = await notices(await organizerCookie());
+    expect(more).toEqual([]);
+    expect(notice).toMatchObject({ kind: 'checkedInRevoked' });
+    expect(notice!.paragraphs.join(' ')).toContain('Ticket 1 von 1');
+  });
 
   it('npm run shop:verify and the daily check: a cancellation in the shop whose news was lost is found, applied and reported; an order that agrees is not', async () => {
     await start([]);

@@ -213,3 +213,21 @@ export const organizerHandoffsSchema = z.object({
   ),
 });
 export type OrganizerHandoffs = z.infer<typeof organizerHandoffsSchema>;
+
+/**
+ * docs/ledger.md "Told to the organizer": what the organizer must look at in the shop
+ * (places not back in stock, a refunded guest already let in), open ones newest first,
+ * worded in German by the server; `id` is what "Erledigt" sends back.
+ */
+export const organizerNoticesSchema = z.object({
+  notices: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.enum(['placesNotRestocked', 'checkedInRevoked']),
+      title: z.string(),
+      paragraphs: z.array(z.string()),
+      at: z.string(),
+    }),
+  ),
+});
+export type OrganizerNotices = z.infer<typeof organizerNoticesSchema>;

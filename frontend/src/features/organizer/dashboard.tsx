@@ -9,6 +9,7 @@ import { DoorCodePanel } from './door-code-panel';
 import { EventCard } from './event-card';
 import { GuestList } from './guest-list';
 import { HandoffsPanel } from './handoffs-panel';
+import { NoticesPanel } from './notices-panel';
 import styles from './organizer.module.css';
 
 /**
@@ -123,6 +124,7 @@ export function Dashboard({
         </div>
       ) : null}
 
+      <NoticesPanel />
       <HandoffsPanel />
       <DoorCodePanel />
 

@@ -79,6 +79,7 @@ describe('/veranstalter: badges, the mail to every holder and the door code (rul
 
   it('shows the door code on request and renews it after asking; with CHECKIN_CODE it says where to change it', async () => {
     mockFetch({
+      'GET /api/organizer/notices': { body: { notices: [] } },
       'GET /api/organizer/handoffs': { body: { orders: [] } },
       'GET /api/organizer/door-code': { body: { code: 'AAAA-BBBB-CCCC-2222', renewable: true } },
       'POST /api/organizer/door-code': { body: { code: 'DDDD-EEEE-FFFF-3333', renewable: true } },
@@ -94,6 +95,7 @@ describe('/veranstalter: badges, the mail to every holder and the door code (rul
     unmount();
 
     mockFetch({
+      'GET /api/organizer/notices': { body: { notices: [] } },
       'GET /api/organizer/handoffs': { body: { orders: [] } },
       'GET /api/organizer/door-code': { body: { code: '28yr-6e4n-Pqqf-7pfd', renewable: false } },
     });

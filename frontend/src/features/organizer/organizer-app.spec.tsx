@@ -82,6 +82,7 @@ describe('/veranstalter (rules "The organizer")', () => {
         signedIn = true;
         return { status: 204, body: null };
       },
+      'GET /api/organizer/notices': { body: { notices: [] } },
       'GET /api/organizer/handoffs': { body: { orders: [] } },
       'GET /api/organizer/door-code': { body: { code: 'AAAA-BBBB-CCCC-2222', renewable: true } },
       'GET /api/organizer/events/42/mails': { body: { mails: [] } },
@@ -179,6 +180,7 @@ describe('/veranstalter (rules "The organizer")', () => {
   it('rules "Hand-off refused": lists the orders WooCommerce refused with its message; "Erneut übergeben" asks for one again', async () => {
     const { calls } = mockFetch({
       'GET /api/organizer/session': { body: { signedIn: true, method: 'code', name: null } },
+      'GET /api/organizer/notices': { body: { notices: [] } },
       'GET /api/organizer/handoffs': {
         body: {
           orders: [
@@ -212,9 +214,51 @@ describe('/veranstalter (rules "The organizer")', () => {
     ]);
   });
 
+  it('ledger "Told to the organizer": lists the shop\'s notices in German; "Erledigt" takes one off the list', async () => {
+    const { calls } = mockFetch({
+      'GET /api/organizer/session': { body: { signedIn: true, method: 'code', name: null } },
+      'GET /api/organizer/notices': {
+        body: {
+          notices: [
+            {
+              id: 'n7Qm3XpAk2Lr9sT4vW6yZa',
+              kind: 'checkedInRevoked',
+              title: 'Erstattet, obwohl schon eingecheckt',
+              paragraphs: [
+                'Die Bestellung 4711 im Shop (ord_k7 auf der Website): Im Shop wurde ein Ticket erstattet, dessen Gast schon eingelassen war: Sommer-Afterwork · VIP, Ticket 1 von 2 (Code K7QM-3XPA).',
+              ],
+              at: '2026-11-25T18:05:00.000Z',
+            },
+          ],
+        },
+      },
+      'POST /api/organizer/notices/n7Qm3XpAk2Lr9sT4vW6yZa/done': { status: 204, body: null },
+      'GET /api/organizer/handoffs': { body: { orders: [] } },
+      'GET /api/organizer/door-code': { body: { code: 'AAAA-BBBB-CCCC-2222', renewable: true } },
+      'GET /api/organizer/events': { body: { events: [] } },
+    });
+    renderApp();
+    const user = userEvent.setup();
+    const panel = await screen.findByRole('region', { name: 'Hinweise aus dem Shop' });
+    expect(within(panel).getByText('Erstattet, obwohl schon eingecheckt')).toBeVisible();
+    expect(within(panel).getByText(/Code K7QM-3XPA/)).toBeVisible();
+    await user.click(
+      within(panel).getByRole('button', {
+        name: /Hinweis „Erstattet, obwohl schon eingecheckt“ vom .* als erledigt markieren/,
+      }),
+    );
+    await waitFor(() =>
+      expect(screen.queryByRole('region', { name: 'Hinweise aus dem Shop' })).toBeNull(),
+    );
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual([
+      '/api/organizer/notices/n7Qm3XpAk2Lr9sT4vW6yZa/done',
+    ]);
+  });
+
   it('shows no hand-off panel while WooCommerce refused nothing', async () => {
     mockFetch({
       'GET /api/organizer/session': { body: { signedIn: true, method: 'code', name: null } },
+      'GET /api/organizer/notices': { body: { notices: [] } },
       'GET /api/organizer/handoffs': { body: { orders: [] } },
       'GET /api/organizer/door-code': { body: { code: 'AAAA-BBBB-CCCC-2222', renewable: true } },
       'GET /api/organizer/events': { body: { events: [] } },
