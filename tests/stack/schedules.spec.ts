@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -86,9 +94,18 @@ describe('certbot in the letsencrypt profile (docker-compose.yml)', () => {
   // What compose hands the shell: `$$` in the file is a literal `$`.
   const script = compose.services.certbot!.command[0]!.replaceAll('$$', '$');
   const env = { DOMAIN: 'afterwork.example', ACME_EMAIL: 'ops@afterwork.example' };
+  const VOLUMES = 'for dir in /etc/letsencrypt /var/www/certbot; do';
+
+  /** The loop with its two volumes' write check pointed at directories of the test's own. */
+  function withVolumes(loop: string, made = true): string {
+    const volumes = [join(dir, 'letsencrypt'), join(dir, 'webroot')];
+    if (made) for (const volume of volumes) mkdirSync(volume, { recursive: true });
+    expect(loop).toContain(VOLUMES);
+    return loop.replace(VOLUMES, `for dir in ${volumes.join(' ')}; do`);
+  }
 
   it('asks for the first certificate by HTTP-01 webroot, then tries again in 12 hours', () => {
-    const { calls } = runLoop(script, env);
+    const { calls } = runLoop(withVolumes(script), env);
     expect(calls[0]).toBe(
       'certbot certonly --config-dir /etc/letsencrypt --work-dir /var/lib/letsencrypt --logs-dir /var/log/letsencrypt --webroot -w /var/www/certbot --cert-name afterwork.example -d afterwork.example --email ops@afterwork.example --agree-tos --no-eff-email --non-interactive',
     );
@@ -100,7 +117,7 @@ describe('certbot in the letsencrypt profile (docker-compose.yml)', () => {
     const live = script.replaceAll('/etc/letsencrypt/live/', `${dir}/live/`);
     spawnSync('mkdir', ['-p', join(dir, 'live', env.DOMAIN)]);
     writeFileSync(join(dir, 'live', env.DOMAIN, 'fullchain.pem'), '');
-    const { calls } = runLoop(live, env);
+    const { calls } = runLoop(withVolumes(live), env);
     expect(calls[0]).toMatch(
       /^certbot renew .* --webroot -w \/var\/www\/certbot --non-interactive$/,
     );
@@ -108,9 +125,18 @@ describe('certbot in the letsencrypt profile (docker-compose.yml)', () => {
   });
 
   it('retries a failed attempt after an hour and marks it for the healthcheck', () => {
-    const { calls } = runLoop(script, { ...env, STUB_EXIT: '1' });
+    const { calls } = runLoop(withVolumes(script), { ...env, STUB_EXIT: '1' });
     expect(calls[1]).toBe('sleep 3600');
     expect(existsSync(join(dir, 'certbot.failed'))).toBe(true);
+  });
+
+  it('says which volume it cannot write, instead of a lock error of certbot', () => {
+    const { res, calls } = runLoop(withVolumes(script, false), env);
+    expect(res.status).toBe(1);
+    expect(res.stderr).toMatch(
+      /letsencrypt is not writable by uid \d+; chown the volume to 101:101/,
+    );
+    expect(calls).toEqual([]);
   });
 
   it('refuses to start without DOMAIN and ACME_EMAIL', () => {
