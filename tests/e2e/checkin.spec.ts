@@ -1,21 +1,25 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
 import { openPage } from '../support/browser.js';
 import {
   buyTickets,
+  chooseEvent,
   claims,
   dismiss,
+  enterCode,
   eventually,
   FFMPEG_PATH,
+  freshDoor,
   hasFfmpeg,
   launchBrowserWithCamera,
   listedAtDoor,
   moveEventToTonight,
   type Purchase,
   qrVideo,
+  unlock,
   verdict,
 } from '../support/door.js';
 import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
@@ -75,24 +79,6 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-async function unlock(page: Page) {
-  await page.goto(`${site.url}/einlass`);
-  await page.getByRole('heading', { level: 1, name: 'Einlass' }).waitFor();
-  await page.getByLabel('Türcode').fill(code);
-  await page.getByRole('button', { name: 'Entsperren' }).click();
-  await page.getByRole('heading', { level: 1, name: 'Event wählen' }).waitFor();
-}
-
-async function chooseEvent(page: Page, device?: string) {
-  await page.getByRole('button', { name: new RegExp(`^${EVENT}`) }).click();
-  await page.getByRole('heading', { level: 1, name: EVENT }).waitFor();
-  if (device) {
-    await page.getByLabel('Name dieses Geräts').fill(device);
-    await page.getByRole('button', { name: 'Speichern' }).click();
-    await page.getByText(`Einlass · ${device}`).waitFor();
-  }
-}
-
 /** The worker controls the page and keeps the HTML, the bundles and the QR reader. */
 async function waitForOfflineReady(page: Page) {
   await page.waitForFunction(
@@ -112,22 +98,10 @@ async function waitForOfflineReady(page: Page) {
   );
 }
 
-async function enterCode(page: Page, text: string) {
-  await page.getByLabel('Ticket-Code eingeben').fill(text);
-  await page.getByRole('button', { name: 'Prüfen' }).click();
-}
-
-async function freshDoor(
-  b: Browser,
-): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
-  const opened = await openPage(b, { viewport: MOBILE });
-  return opened;
-}
-
 describe('door check-in /einlass', () => {
   it('the device keeps a door session, never the code', async () => {
     const { page, context } = await freshDoor(browser);
-    await unlock(page);
+    await unlock(page, site.url, code);
     const saved = await page.evaluate(
       () =>
         new Promise<unknown>((resolve, reject) => {
@@ -212,8 +186,8 @@ describe('door check-in /einlass', () => {
 
   it('offline: the page reloads from the service worker, scans queue and sync when the network is back', async () => {
     const { page, context } = await freshDoor(browser);
-    await unlock(page);
-    await chooseEvent(page);
+    await unlock(page, site.url, code);
+    await chooseEvent(page, EVENT);
     await waitForOfflineReady(page);
 
     await context.setOffline(true);
@@ -251,8 +225,8 @@ describe('door check-in /einlass', () => {
       [first, 'Tür 2'],
       [second, 'Tür 3'],
     ] as const) {
-      await unlock(door.page);
-      await chooseEvent(door.page, name);
+      await unlock(door.page, site.url, code);
+      await chooseEvent(door.page, EVENT, name);
       await door.context.setOffline(true);
       await door.page.getByText(/^Offline/).waitFor();
     }
@@ -289,8 +263,8 @@ describe('door check-in /einlass', () => {
     await eventually(async () => (await listed(refunded.tokens[0]!)).status, 'revoked');
 
     const { page, context } = await freshDoor(browser);
-    await unlock(page);
-    await chooseEvent(page);
+    await unlock(page, site.url, code);
+    await chooseEvent(page, EVENT);
     await enterCode(page, refunded.tokens[0]!);
     const revoked = await verdict(page, 'revoked');
     expect(await revoked.textContent()).toContain('Storniert');
@@ -323,8 +297,8 @@ describe('door check-in /einlass', () => {
     await buyer.context.close();
     await moveEventToTonight(site.dataDir, eventId);
     const { page, context } = await freshDoor(browser);
-    await unlock(page);
-    await chooseEvent(page);
+    await unlock(page, site.url, code);
+    await chooseEvent(page, EVENT);
     // The list on the phone has the order's tickets as valid; then the order is refunded.
     const refund = await fetch(
       `${site.url}/api/checkout/test-provider/${encodeURIComponent(late.sessionId)}/refund`,

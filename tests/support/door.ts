@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './browser.js';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, openPage } from './browser.js';
 import { addTierToCart, type Buyer, payInTestMode } from './journeys.js';
 import { runOnStore } from './store.js';
 
@@ -178,4 +178,47 @@ export async function verdict(page: Page, kind: string) {
 export async function dismiss(page: Page) {
   await page.getByRole('button', { name: 'Weiter scannen' }).click();
   await page.locator('[data-verdict]').waitFor({ state: 'detached' });
+}
+
+/** The door's phone: /einlass is used upright on one. */
+export const DOOR_PHONE = { width: 390, height: 844 };
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A fresh phone at the door: its own storage (no door session, no list), upright. */
+export function freshDoor(
+  browser: Browser,
+): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
+  return openPage(browser, { viewport: DOOR_PHONE });
+}
+
+/** /einlass unlocked with the door code: the event picker shows. */
+export async function unlock(page: Page, siteUrl: string, code: string): Promise<void> {
+  await page.goto(`${siteUrl}/einlass`);
+  await page.getByRole('heading', { level: 1, name: 'Einlass' }).waitFor();
+  await page.getByLabel('Türcode').fill(code);
+  await page.getByRole('button', { name: 'Entsperren' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Event wählen' }).waitFor();
+}
+
+/**
+ * On the event picker: `event` chosen, its list on the phone and the scan screen open;
+ * with `device`, the phone named so (its check-ins say which door let the guest in).
+ */
+export async function chooseEvent(page: Page, event: string, device?: string): Promise<void> {
+  await page.getByRole('button', { name: new RegExp(`^${escapeRegExp(event)}`) }).click();
+  await page.getByRole('heading', { level: 1, name: event }).waitFor();
+  if (device) {
+    await page.getByLabel('Name dieses Geräts').fill(device);
+    await page.getByRole('button', { name: 'Speichern' }).click();
+    await page.getByText(`Einlass · ${device}`).waitFor();
+  }
+}
+
+/** A ticket code (or a ticket page's address) typed into the manual entry and checked. */
+export async function enterCode(page: Page, text: string): Promise<void> {
+  await page.getByLabel('Ticket-Code eingeben').fill(text);
+  await page.getByRole('button', { name: 'Prüfen' }).click();
 }

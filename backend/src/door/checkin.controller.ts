@@ -1,6 +1,16 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Req,
+  UseGuards,
+} from '@nestjs/common';
 import { CheckinService } from './checkin.service.js';
-import { DoorCodeGuard, DoorCodeOnly } from './door-code.guard.js';
+import { DoorCodeGuard, DoorCodeOnly, type DoorRequest } from './door-code.guard.js';
 import { DoorSessions } from './door-session.js';
 
 /**
@@ -18,8 +28,8 @@ export class CheckinController {
   /** The right code for a door session, so the device never sends the code again. */
   @Post('session')
   @DoorCodeOnly()
-  session() {
-    return this.sessions.issue();
+  session(@Body() body: unknown) {
+    return this.sessions.issue((body as { device?: unknown } | null | undefined)?.device);
   }
 
   @Get('events')
@@ -34,7 +44,11 @@ export class CheckinController {
 
   @Post('scans')
   @HttpCode(200)
-  scans(@Body() body: unknown) {
-    return this.checkin.sync(body);
+  async scans(@Body() body: unknown, @Req() request: DoorRequest) {
+    const answer = await this.checkin.sync(body);
+    // The organizer's list of devices shows the name the door staff gave this one.
+    const scans = (body as { scans: { device?: unknown }[] }).scans;
+    if (request.doorSession) await this.sessions.named(request.doorSession, scans.at(-1)?.device);
+    return answer;
   }
 }

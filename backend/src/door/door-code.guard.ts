@@ -26,6 +26,9 @@ function bearer(header: string | undefined): string | null {
 
 const DOOR_CODE_ONLY = 'awhh:door-code-only';
 
+/** A request the guard let in by a door session carries that session's id. */
+export type DoorRequest = FastifyRequest & { doorSession?: string };
+
 /** A route that takes the door code itself, never a door session (a session cannot renew itself). */
 export const DoorCodeOnly = () => SetMetadata(DOOR_CODE_ONLY, true);
 
@@ -64,7 +67,11 @@ export class DoorCodeGuard implements CanActivate {
         context.getHandler(),
         context.getClass(),
       ]);
-      if (!codeOnly && (await this.sessions.verify(presented))) return true;
+      const session = codeOnly ? null : await this.sessions.verify(presented);
+      if (session !== null) {
+        (request as DoorRequest).doorSession = session;
+        return true;
+      }
       throw unauthorized(reply, SESSION_EXPIRED_MESSAGE);
     }
 

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../common/api-prefix.js';
 import { MailModule } from '../mail/mail.module.js';
 import { TestMailbox } from '../mail/test-mailbox.js';
-import { storeAdapter, StoreModule } from '../store/store.module.js';
+import { storeAdapter, storeRepository, StoreModule } from '../store/store.module.js';
 import { TicketsModule } from '../tickets/tickets.module.js';
 import { CheckinController } from './checkin.controller.js';
 import { KyselyCheckinRepository } from './checkin.repository.js';
@@ -13,6 +13,7 @@ import { DoorCode } from './door-code.js';
 import { DoorCodeGuard } from './door-code.guard.js';
 import { DoorLockout } from './door-lockout.js';
 import { DoorSessions } from './door-session.js';
+import { DoorSessionRepository, KyselyDoorSessionRepository } from './door-session.repository.js';
 import { CheckinRepository } from './door.port.js';
 import { ManualCheckins } from './manual-checkin.js';
 
@@ -34,6 +35,7 @@ export const SCAN_SYNC_BODY_LIMIT_BYTES = 512 * 1024;
   providers: [
     storeAdapter(CheckinRepository, (store) => new KyselyCheckinRepository(store)),
     DoorCode,
+    storeRepository(DoorSessionRepository, (db) => new KyselyDoorSessionRepository(db)),
     DoorSessions,
     DoorLockout,
     DoorCodeGuard,
@@ -42,8 +44,9 @@ export const SCAN_SYNC_BODY_LIMIT_BYTES = 512 * 1024;
   ],
   // The organizer's dashboard counts the check-ins, its guest list makes them by hand
   // (rules "The organizer").
-  // The organizer shows and renews the door code (rules "The organizer").
-  exports: [CheckinRepository, ManualCheckins, DoorCode],
+  // The organizer shows and renews the door code and ends devices' sessions (rules "The
+  // organizer").
+  exports: [CheckinRepository, ManualCheckins, DoorCode, DoorSessions],
 })
 export class DoorModule implements NestModule {
   constructor(

@@ -1,6 +1,7 @@
 import {
   Body,
   Controller,
+  Delete,
   Get,
   HttpCode,
   Inject,
@@ -13,6 +14,7 @@ import {
 } from '@nestjs/common';
 import type {
   OrganizerDoorCode,
+  OrganizerDoorDevices,
   OrganizerMail,
   OrganizerMailPreview,
   OrganizerMails,
@@ -21,6 +23,7 @@ import type { FastifyReply } from 'fastify';
 import { apiError } from '../common/api-error.js';
 import { RateLimit } from '../common/rate-limit.js';
 import { DoorCode, DoorCodeFixedError } from '../door/door-code.js';
+import { DoorSessions } from '../door/door-session.js';
 import { type BadgeLayout, OrganizerBadges } from './organizer-badges.js';
 import { OrganizerMails as OrganizerMailService } from './organizer-mail.js';
 import { EVENT_NOT_FOUND_MESSAGE } from './organizer.controller.js';
@@ -28,6 +31,10 @@ import { OrganizerGuard, type OrganizerRequest } from './organizer.guard.js';
 
 export const DOOR_CODE_FIXED_MESSAGE =
   'Der Türcode ist über CHECKIN_CODE fest eingestellt und lässt sich hier nicht erneuern. Setze einen neuen CHECKIN_CODE und starte die Website neu.';
+
+export const NO_DOOR_DEVICE_MESSAGE = 'Dieses Gerät ist am Einlass nicht (mehr) angemeldet.';
+/** A door session's public id as the store makes them. */
+const DOOR_DEVICE_ID = /^[A-Za-z0-9_-]{16}$/;
 
 export const BAD_LAYOUT_MESSAGE =
   'Dieses Format gibt es nicht: layout=label (ein Schild pro Seite) oder ohne für A4.';
@@ -49,6 +56,7 @@ export class OrganizerExtrasController {
   constructor(
     @Inject(OrganizerBadges) private readonly badges: OrganizerBadges,
     @Inject(DoorCode) private readonly doorCode: DoorCode,
+    @Inject(DoorSessions) private readonly doorSessions: DoorSessions,
     @Inject(OrganizerMailService) private readonly mails: OrganizerMailService,
   ) {}
 
@@ -111,6 +119,37 @@ export class OrganizerExtrasController {
       if (err instanceof DoorCodeFixedError) throw apiError(409, DOOR_CODE_FIXED_MESSAGE);
       throw err;
     }
+  }
+
+  /** The devices signed in at /einlass with the current door code (rules "The organizer"). */
+  @Get('door-devices')
+  async doorDevices(): Promise<OrganizerDoorDevices> {
+    return {
+      devices: (await this.doorSessions.devices()).map((d) => ({
+        id: d.id,
+        device: d.device,
+        createdAt: new Date(d.createdAt).toISOString(),
+        lastSeenAt: new Date(d.lastSeenAt).toISOString(),
+      })),
+    };
+  }
+
+  /** "Abmelden": that device asks for the door code at its next request (a lost phone). */
+  @Delete('door-devices/:id')
+  @HttpCode(204)
+  @RateLimit({ name: 'organizer-door-devices', limit: 30, windowMs: 60_000 })
+  async endDoorDevice(@Param('id') id: string): Promise<void> {
+    if (!DOOR_DEVICE_ID.test(id) || !(await this.doorSessions.end(id))) {
+      throw apiError(404, NO_DOOR_DEVICE_MESSAGE);
+    }
+  }
+
+  /** "Alle Geräte abmelden": every device asks for the door code again. */
+  @Delete('door-devices')
+  @HttpCode(200)
+  @RateLimit({ name: 'organizer-door-devices', limit: 30, windowMs: 60_000 })
+  async endDoorDevices(): Promise<{ ended: number }> {
+    return { ended: await this.doorSessions.endAll() };
   }
 
   /** A4 sheets of 2 × 4 badges with crop marks, or `?layout=label`: one per page. */

@@ -867,6 +867,25 @@ function migrations(kind: StoreKind): Record<string, Migration> {
           .execute();
       },
     },
+    // rules "Tickets and the door": door sessions kept in the store by the digest of their
+    // secret, so the organizer can end one device's, and a backup holds nothing a session
+    // can be made from. The signed sessions before them and their key end here: each phone
+    // asks for the door code once more.
+    '2026-12-07-002-door-sessions': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('door_sessions')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('secret_hash', 'text', (c) => c.notNull())
+          .addColumn('binding', 'text', (c) => c.notNull())
+          .addColumn('device', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await sql`delete from settings where key = 'checkin-session-key'`.execute(db);
+      },
+    },
   };
 }
 

@@ -402,6 +402,18 @@ export interface OrganizerNoticesTable {
   done_at: number | null;
 }
 
+/** rules "Tickets and the door": a device let in by the door code. */
+export interface DoorSessionsTable {
+  id: string;
+  /** SHA-256 of the token's secret, base64url: the store never holds the secret. */
+  secret_hash: string;
+  binding: string;
+  device: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+}
+
 export interface OrganizerSessionsTable {
   /** SHA-256 of the cookie's secret, base64url: the store never holds the secret itself. */
   id_hash: string;
@@ -448,4 +460,5 @@ export interface StoreSchema {
   ticket_returns: TicketReturnsTable;
   organizer_sessions: OrganizerSessionsTable;
   organizer_notices: OrganizerNoticesTable;
+  door_sessions: DoorSessionsTable;
 }

@@ -6,6 +6,7 @@ import {
   guestEmailKey,
   mailTestInfoSchema,
   orderSummarySchema,
+  organizerDoorDevicesSchema,
   ticketCodeKey,
 } from '@awhh/machines';
 import { CompactSign } from 'jose';
@@ -40,6 +41,7 @@ import {
 jest.setTimeout(120_000);
 
 const CODE = 'JFWZ-APMB-F8MN-68XF';
+const ORGANIZER = 'Qw7v-Np3k-Hx8m-Tb4r';
 const WRONG_CODE = 'Der Türcode stimmt nicht.';
 /** Scan times lie in the past: the server caps a scan time later than the sync's arrival. */
 const DOORS_OPEN = Math.floor(Date.now() / 60_000) * 60_000 - 3 * 3_600_000;
@@ -159,6 +161,17 @@ describe.each(DATABASES)('door check-in (%s)', (kind) => {
 
   function ticketIdOf(token: string): string {
     return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).t;
+  }
+
+  async function organizerCookie(app: NestFastifyApplication): Promise<string> {
+    const signed = await inject(app, {
+      method: 'POST',
+      url: '/api/organizer/session',
+      headers: { 'x-forwarded-for': freshIp(), origin: PUBLIC_URL },
+      payload: { code: ORGANIZER },
+    });
+    expect(signed.statusCode).toBe(204);
+    return signed.headers['set-cookie']!.split(';')[0]!;
   }
 
   let scanCounter = 0;
@@ -506,10 +519,10 @@ describe.each(DATABASES)('door check-in (%s)', (kind) => {
     const ip = freshIp();
     const renew = await door(app, 'POST', '/api/checkin/session', { ...withSession, ip });
     expect(renew.statusCode).toBe(401);
-    const [prefix, id, expires, mac] = session.token.split('.');
-    const later = `${prefix}.${id}.${Number(expires) + 7 * 86_400_000}.${mac}`;
+    const [prefix, id, secret] = session.token.split('.');
+    const altered = `${prefix}.${id}.${secret!.slice(0, -1)}${secret!.endsWith('A') ? 'B' : 'A'}`;
     for (let i = 0; i < DOOR_LOCKOUT.maxWrong + 1; i += 1) {
-      const refused = await door(app, 'GET', '/api/checkin/events', { code: later, ip });
+      const refused = await door(app, 'GET', '/api/checkin/events', { code: altered, ip });
       expect(refused.statusCode).toBe(401);
       expect(refused.json().message).toBe(
         'Die Freigabe dieses Geräts ist abgelaufen. Bitte gib den Türcode erneut ein.',
@@ -529,6 +542,70 @@ describe.each(DATABASES)('door check-in (%s)', (kind) => {
     expect((await door(second, 'GET', '/api/checkin/events', withSession)).statusCode).toBe(200);
     const recoded = await start({ CHECKIN_CODE: 'Gspd-Uvp3-H72s-Bqd8' }, false);
     expect((await door(recoded, 'GET', '/api/checkin/events', withSession)).statusCode).toBe(401);
+  });
+
+  it('rules "Tickets and the door": door sessions are kept by the digest of their secret; the organizer lists the devices by name, ends one alone or all', async () => {
+    const app = await start({ CHECKIN_CODE: CODE, ORGANIZER_CODE: ORGANIZER });
+    const [token] = await buy(app, 1);
+    const signIn = async (device: unknown) => {
+      const res = await door(app, 'POST', '/api/checkin/session', { payload: { device } });
+      expect(res.statusCode).toBe(201);
+      return (res.json() as { token: string }).token;
+    };
+    const north = await signIn('Eingang Nord');
+    const south = await signIn('  Tür   Süd  ');
+    const unnamed = await signIn(42);
+    // The store holds neither a session's secret nor a key to make one (a backup is no key).
+    const rows = await app.get(StoreDatabase).db.selectFrom('door_sessions').selectAll().execute();
+    expect(rows).toHaveLength(3);
+    for (const t of [north, south, unnamed]) {
+      expect(JSON.stringify(rows)).not.toContain(t.split('.')[2]);
+    }
+    const settings = await app.get(StoreDatabase).db.selectFrom('settings').select('key').execute();
+    expect(settings.map((r) => r.key)).not.toContain('checkin-session-key');
+    // A device's scans carry the name its staff gave it; the list shows that one.
+    await door(app, 'POST', '/api/checkin/scans', {
+      code: unnamed,
+      payload: { scans: [scan(token!, at(2), 'Garderobe')] },
+    });
+
+    const cookie = await organizerCookie(app);
+    const organizer = (method: string, url: string) =>
+      inject(app, {
+        method,
+        url,
+        headers: { cookie, origin: PUBLIC_URL, 'x-forwarded-for': freshIp() },
+      });
+    const listed = organizerDoorDevicesSchema.parse(
+      (await organizer('GET', '/api/organizer/door-devices')).json(),
+    ).devices;
+    expect(listed.map((d) => d.device).sort()).toEqual(['Eingang Nord', 'Garderobe', 'Tür Süd']);
+    const target = listed.find((d) => d.device === 'Eingang Nord')!;
+    expect((await organizer('DELETE', `/api/organizer/door-devices/${target.id}`)).statusCode).toBe(
+      204,
+    );
+    // That device asks for the code again at once; the others go on.
+    const ended = await door(app, 'GET', '/api/checkin/events', { code: north });
+    expect(ended.statusCode).toBe(401);
+    expect(ended.json().message).toBe(
+      'Die Freigabe dieses Geräts ist abgelaufen. Bitte gib den Türcode erneut ein.',
+    );
+    expect((await door(app, 'GET', '/api/checkin/events', { code: south })).statusCode).toBe(200);
+    const again = await organizer('DELETE', `/api/organizer/door-devices/${target.id}`);
+    expect(again.statusCode).toBe(404);
+    expect(again.json().message).toMatch(/nicht \(mehr\) angemeldet/);
+    // Not without the organizer's session.
+    const anonymous = await inject(app, {
+      method: 'DELETE',
+      url: '/api/organizer/door-devices',
+      headers: { origin: PUBLIC_URL, 'x-forwarded-for': freshIp() },
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const all = await organizer('DELETE', '/api/organizer/door-devices');
+    expect(all.json()).toEqual({ ended: 2 });
+    for (const t of [south, unnamed]) {
+      expect((await door(app, 'GET', '/api/checkin/events', { code: t })).statusCode).toBe(401);
+    }
   });
 
   it('a scan time before the ticket existed or long before the event is invalid and rewrites nothing', async () => {

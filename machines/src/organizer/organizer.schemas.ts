@@ -231,3 +231,19 @@ export const organizerNoticesSchema = z.object({
   ),
 });
 export type OrganizerNotices = z.infer<typeof organizerNoticesSchema>;
+
+/**
+ * rules "The organizer": the devices signed in at /einlass with the current door code,
+ * most recently heard from first; `id` is what "Abmelden" sends back.
+ */
+export const organizerDoorDevicesSchema = z.object({
+  devices: z.array(
+    z.object({
+      id: z.string(),
+      device: z.string(),
+      createdAt: z.string(),
+      lastSeenAt: z.string(),
+    }),
+  ),
+});
+export type OrganizerDoorDevices = z.infer<typeof organizerDoorDevicesSchema>;

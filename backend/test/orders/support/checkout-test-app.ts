@@ -203,6 +203,8 @@ export async function resetStore(app: NestFastifyApplication): Promise<void> {
     'orders',
     'webhook_events',
     'contact_messages',
+    'door_sessions',
+    'organizer_notices',
     'capacity_locks',
     'coupon_holds',
     'coupon_locks',

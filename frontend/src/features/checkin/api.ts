@@ -92,8 +92,9 @@ async function request<T>(
 }
 
 /** The typed door code for a door session, so the device never sends the code again. */
-export function createDoorSession(code: string): Promise<DoorSession> {
-  return request<DoorSession>(checkinApi.session, code, { method: 'POST' });
+export function createDoorSession(code: string, device: string): Promise<DoorSession> {
+  // The device's name is what the organizer sees in the list of signed-in devices.
+  return request<DoorSession>(checkinApi.session, code, { method: 'POST', body: { device } });
 }
 
 export async function fetchDoorEvents(code: string): Promise<DoorEventSummary[]> {

@@ -133,7 +133,7 @@ export function createDoorMachine() {
       listEvents: fromPromise<DoorUnlocked, { code: string }>(async ({ input }) => {
         const session = isDoorSession(input.code)
           ? input.code
-          : (await createDoorSession(input.code)).token;
+          : (await createDoorSession(input.code, doorStore.currentDevice)).token;
         const events = await fetchDoorEvents(session);
         await doorStore.saveCode(session, events);
         return { events: orderDoorEvents(events, new Date()), code: session };

@@ -1,15 +1,22 @@
 import { useEffect, useState } from 'react';
-import type { OrganizerDoorCode } from '@awhh/machines';
+import { formatDateTime, type OrganizerDoorCode, type OrganizerDoorDevices } from '@awhh/machines';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/feedback';
 import { errorText } from '@/lib/api-client';
-import { fetchDoorCode, renewDoorCode } from './extras-api';
+import {
+  endDoorDevice,
+  endDoorDevices,
+  fetchDoorCode,
+  fetchDoorDevices,
+  renewDoorCode,
+} from './extras-api';
 import styles from './event-tools.module.css';
 
 /**
  * rules "The organizer": the door code the staff type at /einlass, hidden until asked for
  * (the screen may be seen at the venue); "Türcode erneuern" locks out every door phone
  * unlocked with the old one. With CHECKIN_CODE set it says where the code is changed.
+ * Below it the devices signed in with the code, each to be signed out alone (a lost phone).
  */
 export function DoorCodePanel() {
   const [door, setDoor] = useState<OrganizerDoorCode | null>(null);
@@ -18,20 +25,39 @@ export function DoorCodePanel() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [renewed, setRenewed] = useState(false);
+  const [devices, setDevices] = useState<OrganizerDoorDevices['devices'] | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
-    fetchDoorCode(controller.signal).then(setDoor, (failure: unknown) => {
+    const failed = (failure: unknown) => {
       if (!controller.signal.aborted) setError(errorText(failure));
-    });
+    };
+    fetchDoorCode(controller.signal).then(setDoor, failed);
+    fetchDoorDevices(controller.signal).then((answer) => setDevices(answer.devices), failed);
     return () => controller.abort();
   }, []);
+
+  const signOut = async (id: string | null) => {
+    setBusy(true);
+    setError(null);
+    try {
+      if (id === null) await endDoorDevices();
+      else await endDoorDevice(id);
+      setDevices((list) => (id === null ? [] : (list ?? []).filter((d) => d.id !== id)));
+    } catch (failure) {
+      setError(errorText(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
 
   const renew = async () => {
     setBusy(true);
     setError(null);
     try {
       setDoor(await renewDoorCode());
+      // Every device signed in with the old code is signed out with it.
+      setDevices([]);
       setShown(true);
       setRenewed(true);
       setConfirming(false);
@@ -100,6 +126,42 @@ export function DoorCodePanel() {
       ) : error ? null : (
         <p className={styles.hint}>Der Türcode wird geladen …</p>
       )}
+      {devices !== null ? (
+        <div role="group" aria-labelledby="organizer-door-devices">
+          <h3 id="organizer-door-devices" className={styles.toolTitle}>
+            Angemeldete Einlassgeräte
+          </h3>
+          {devices.length === 0 ? (
+            <p className={styles.hint}>Gerade ist kein Gerät mit dem Türcode angemeldet.</p>
+          ) : (
+            <>
+              <ul className={styles.handoffs}>
+                {devices.map((d) => (
+                  <li key={d.id}>
+                    <p>
+                      <strong>{d.device}</strong> · zuletzt aktiv{' '}
+                      {formatDateTime(d.lastSeenAt) ?? ''}
+                    </p>
+                    <Button
+                      variant="ghost"
+                      onClick={() => void signOut(d.id)}
+                      disabled={busy}
+                      aria-label={`Gerät „${d.device}“ (angemeldet ${formatDateTime(d.createdAt) ?? ''}) abmelden`}
+                    >
+                      Abmelden
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+              {devices.length > 1 ? (
+                <Button variant="secondary" onClick={() => void signOut(null)} disabled={busy}>
+                  Alle Geräte abmelden
+                </Button>
+              ) : null}
+            </>
+          )}
+        </div>
+      ) : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
     </section>
   );

@@ -1,5 +1,5 @@
 /** @jest-environment ./test/jsdom-env.cjs */
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { OrganizerEvent } from '@awhh/machines';
 import { mockFetch, renderRoutes } from '../../../test/helpers';
@@ -81,6 +81,7 @@ describe('/veranstalter: badges, the mail to every holder and the door code (rul
     mockFetch({
       'GET /api/organizer/notices': { body: { notices: [] } },
       'GET /api/organizer/handoffs': { body: { orders: [] } },
+      'GET /api/organizer/door-devices': { body: { devices: [] } },
       'GET /api/organizer/door-code': { body: { code: 'AAAA-BBBB-CCCC-2222', renewable: true } },
       'POST /api/organizer/door-code': { body: { code: 'DDDD-EEEE-FFFF-3333', renewable: true } },
     });
@@ -97,10 +98,45 @@ describe('/veranstalter: badges, the mail to every holder and the door code (rul
     mockFetch({
       'GET /api/organizer/notices': { body: { notices: [] } },
       'GET /api/organizer/handoffs': { body: { orders: [] } },
+      'GET /api/organizer/door-devices': { body: { devices: [] } },
       'GET /api/organizer/door-code': { body: { code: '28yr-6e4n-Pqqf-7pfd', renewable: false } },
     });
     renderRoutes([{ path: '*', element: <DoorCodePanel /> }]);
     expect(await screen.findByText(/über CHECKIN_CODE fest eingestellt/)).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Türcode erneuern' })).toBeNull();
+  });
+  it('rules "The organizer": lists the devices signed in at the door and signs one out alone, or all', async () => {
+    const device = (id: string, name: string) => ({
+      id,
+      device: name,
+      createdAt: '2026-11-27T17:00:00.000Z',
+      lastSeenAt: '2026-11-27T18:30:00.000Z',
+    });
+    const { calls } = mockFetch({
+      'GET /api/organizer/door-devices': {
+        body: {
+          devices: [
+            device('AAAAAAAAAAAAAAAA', 'Eingang Nord – Theke links neben der Garderobe'),
+            device('BBBBBBBBBBBBBBBB', 'Tür 2'),
+            device('CCCCCCCCCCCCCCCC', 'Tür 3'),
+          ],
+        },
+      },
+      'GET /api/organizer/door-code': { body: { code: 'AAAA-BBBB-CCCC-2222', renewable: true } },
+      'DELETE /api/organizer/door-devices/BBBBBBBBBBBBBBBB': { status: 204, body: null },
+      'DELETE /api/organizer/door-devices': { body: { ended: 2 } },
+    });
+    renderRoutes([{ path: '*', element: <DoorCodePanel /> }]);
+    const user = userEvent.setup();
+    const list = await screen.findByRole('group', { name: 'Angemeldete Einlassgeräte' });
+    expect(within(list).getByText('Eingang Nord – Theke links neben der Garderobe')).toBeVisible();
+    await user.click(within(list).getByRole('button', { name: /Gerät „Tür 2“ .* abmelden/ }));
+    await waitFor(() => expect(within(list).queryByText('Tür 2')).toBeNull());
+    await user.click(within(list).getByRole('button', { name: 'Alle Geräte abmelden' }));
+    expect(await within(list).findByText(/kein Gerät mit dem Türcode angemeldet/)).toBeVisible();
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.url)).toEqual([
+      '/api/organizer/door-devices/BBBBBBBBBBBBBBBB',
+      '/api/organizer/door-devices',
+    ]);
   });
 });

@@ -1,12 +1,19 @@
 import type {
   OrganizerDoorCode,
+  OrganizerDoorDevices,
   OrganizerMail,
   OrganizerMailDraft,
   OrganizerMailPreview,
   OrganizerMails,
   OrganizerMailTest,
 } from '@awhh/machines';
-import { ApiRequestError, apiGet, apiPost, NETWORK_ERROR_MESSAGE } from '@/lib/api-client';
+import {
+  ApiRequestError,
+  apiGet,
+  apiPost,
+  apiRequest,
+  NETWORK_ERROR_MESSAGE,
+} from '@/lib/api-client';
 
 // rules "The organizer": the badges, the mail to every holder and the door code.
 export const extrasApi = {
@@ -14,6 +21,8 @@ export const extrasApi = {
     `/api/organizer/events/${eventId}/badges.pdf${layout === 'label' ? '?layout=label' : ''}`,
   mails: (eventId: number) => `/api/organizer/events/${eventId}/mails`,
   doorCode: '/api/organizer/door-code',
+  doorDevices: '/api/organizer/door-devices',
+  doorDevice: (id: string) => `/api/organizer/door-devices/${encodeURIComponent(id)}`,
 } as const;
 
 /** The badge PDF as a file to save; the server's German message when it fails. */
@@ -54,3 +63,9 @@ export const sendMail = (eventId: number, draft: OrganizerMailDraft, sendId: str
 export const fetchDoorCode = (signal?: AbortSignal) =>
   apiGet<OrganizerDoorCode>(extrasApi.doorCode, signal);
 export const renewDoorCode = () => apiPost<OrganizerDoorCode>(extrasApi.doorCode, {});
+export const fetchDoorDevices = (signal?: AbortSignal) =>
+  apiGet<OrganizerDoorDevices>(extrasApi.doorDevices, signal);
+export const endDoorDevice = (id: string) =>
+  apiRequest<null>(extrasApi.doorDevice(id), { method: 'DELETE' });
+export const endDoorDevices = () =>
+  apiRequest<{ ended: number }>(extrasApi.doorDevices, { method: 'DELETE' });

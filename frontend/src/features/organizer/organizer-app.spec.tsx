@@ -84,6 +84,7 @@ describe('/veranstalter (rules "The organizer")', () => {
       },
       'GET /api/organizer/notices': { body: { notices: [] } },
       'GET /api/organizer/handoffs': { body: { orders: [] } },
+      'GET /api/organizer/door-devices': { body: { devices: [] } },
       'GET /api/organizer/door-code': { body: { code: 'AAAA-BBBB-CCCC-2222', renewable: true } },
       'GET /api/organizer/events/42/mails': { body: { mails: [] } },
       'GET /api/organizer/events/18/mails': { body: { mails: [] } },
@@ -193,6 +194,7 @@ describe('/veranstalter (rules "The organizer")', () => {
         },
       },
       'POST /api/organizer/handoffs/ord_k7/retry': { status: 202, body: { retried: true } },
+      'GET /api/organizer/door-devices': { body: { devices: [] } },
       'GET /api/organizer/door-code': { body: { code: 'AAAA-BBBB-CCCC-2222', renewable: true } },
       'GET /api/organizer/events': { body: { events: [] } },
     });
@@ -234,6 +236,7 @@ describe('/veranstalter (rules "The organizer")', () => {
       },
       'POST /api/organizer/notices/n7Qm3XpAk2Lr9sT4vW6yZa/done': { status: 204, body: null },
       'GET /api/organizer/handoffs': { body: { orders: [] } },
+      'GET /api/organizer/door-devices': { body: { devices: [] } },
       'GET /api/organizer/door-code': { body: { code: 'AAAA-BBBB-CCCC-2222', renewable: true } },
       'GET /api/organizer/events': { body: { events: [] } },
     });
@@ -260,6 +263,7 @@ describe('/veranstalter (rules "The organizer")', () => {
       'GET /api/organizer/session': { body: { signedIn: true, method: 'code', name: null } },
       'GET /api/organizer/notices': { body: { notices: [] } },
       'GET /api/organizer/handoffs': { body: { orders: [] } },
+      'GET /api/organizer/door-devices': { body: { devices: [] } },
       'GET /api/organizer/door-code': { body: { code: 'AAAA-BBBB-CCCC-2222', renewable: true } },
       'GET /api/organizer/events': { body: { events: [] } },
     });
