@@ -56,6 +56,7 @@ export interface AccountCredentials {
 @Injectable()
 export class OrganizerSessions {
   private readonly logger = new Logger('Organizer');
+  private readonly endedListeners = new Set<() => void>();
 
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
@@ -123,14 +124,30 @@ export class OrganizerSessions {
   /** Signing out: the session ends for every copy of its cookie. */
   async end(token: string): Promise<boolean> {
     const secret = secretOf(token);
-    return secret ? this.store.end(digest(secret)) : false;
+    const ended = secret ? await this.store.end(digest(secret)) : false;
+    if (ended) this.tellEnded();
+    return ended;
   }
 
   /** "Alle Sitzungen beenden": every organizer session ends, this one too. */
   async endAll(): Promise<number> {
     const ended = await this.store.endAll();
     this.logger.log({ msg: 'every organizer session ended', ended });
+    this.tellEnded();
     return ended;
+  }
+
+  /**
+   * Called whenever this process ended sessions: open live streams check theirs at once
+   * (streams of other processes check at their next heartbeat). Returns the unsubscribe.
+   */
+  onEnded(listener: () => void): () => void {
+    this.endedListeners.add(listener);
+    return () => this.endedListeners.delete(listener);
+  }
+
+  private tellEnded(): void {
+    for (const listener of [...this.endedListeners]) listener();
   }
 
   /**

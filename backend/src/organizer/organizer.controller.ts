@@ -113,7 +113,8 @@ export class OrganizerController {
   /**
    * Server-sent events: the event's figures at once and whenever they change, a comment
    * line now and then so proxies keep the stream open, and `signed-out` when the session
-   * runs out (the page then asks for a new sign-in).
+   * runs out or ends (signed out, "Alle Sitzungen beenden", WordPress said no): at once in
+   * this process, at the next heartbeat in any other (the page then asks for a sign-in).
    */
   @Get('events/:id/live')
   async stream(
@@ -126,6 +127,7 @@ export class OrganizerController {
     if (this.live.full) throw apiError(503, LIVE_FULL_MESSAGE);
     if (!(await this.dashboard.event(id))) throw apiError(404, EVENT_NOT_FOUND_MESSAGE);
     const expiresAt = request.organizerSession!.expiresAt;
+    const token = request.organizerToken!;
 
     reply.hijack();
     const raw = reply.raw;
@@ -148,24 +150,39 @@ export class OrganizerController {
 
     let closed = false;
     let unsubscribe = () => {};
+    let unwatch = () => {};
     const close = () => {
       if (closed) return;
       closed = true;
       clearInterval(heartbeat);
       unsubscribe();
+      unwatch();
       if (!raw.writableEnded) raw.end();
+    };
+    const signOut = () => {
+      if (closed) return;
+      raw.write('event: signed-out\ndata: {}\n\n');
+      close();
     };
     /** False once the session ran out: the stream says so and ends. */
     const stillSignedIn = () => {
       if (Date.now() < expiresAt) return true;
-      raw.write('event: signed-out\ndata: {}\n\n');
-      close();
+      signOut();
       return false;
     };
+    /** The store asked again: a session ended anywhere ends its stream. */
+    const checkSession = async () => {
+      const session = await this.sessions.verify(token).catch(() => undefined);
+      // A store that does not answer keeps the stream; the next heartbeat asks again.
+      if (session === null) signOut();
+    };
     const heartbeat = setInterval(() => {
-      if (stillSignedIn()) raw.write(': ping\n\n');
+      if (!stillSignedIn()) return;
+      raw.write(': ping\n\n');
+      void checkSession();
     }, this.options.heartbeatMs);
     heartbeat.unref();
+    unwatch = this.sessions.onEnded(() => void checkSession());
     raw.on('close', close);
     unsubscribe = this.live.subscribe(id, {
       send: (event) => {

@@ -22,7 +22,11 @@ const OPEN = 'awhh:organizer-open';
 export const OrganizerOpen = () => SetMetadata(OPEN, true);
 
 /** What the guard leaves on the request for the handler. */
-export type OrganizerRequest = FastifyRequest & { organizerSession?: OrganizerSession };
+export type OrganizerRequest = FastifyRequest & {
+  organizerSession?: OrganizerSession;
+  /** The cookie's token that session was found by (the live stream checks it again). */
+  organizerToken?: string;
+};
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -59,6 +63,7 @@ export class OrganizerGuard implements CanActivate {
       const session = await this.sessions.verify(token);
       if (session) {
         request.organizerSession = session;
+        request.organizerToken = token;
         return true;
       }
     }

@@ -631,6 +631,29 @@ describe.each(DATABASES)('the organizer with WooCommerce (%s)', (kind) => {
     );
   });
 
+  it('rules "The organizer": signing out ends the live stream opened with that session ("signed-out"), not only the cookie', async () => {
+    const { cookie } = await signedIn();
+    const other = (await signedIn()).cookie;
+    const url = `${await app.getUrl()}/api/organizer/events/${EVENT}/live`;
+    const mine = sseMessages(await openStream(url, cookie));
+    const theirs = sseMessages(await openStream(url, other));
+    try {
+      organizerEventSchema.parse(await mine.next(30_000));
+      organizerEventSchema.parse(await theirs.next(30_000));
+      expect(
+        (await organizer('DELETE', '/api/organizer/session', cookie, PUBLIC_URL)).statusCode,
+      ).toBe(204);
+      // The stream says "signed-out" (an empty message) and ends.
+      expect(await mine.next(30_000)).toEqual({});
+      await expect(mine.next(30_000)).rejects.toThrow('the stream ended');
+      // Another session's stream goes on.
+      expect((await organizer('GET', '/api/organizer/events', other)).statusCode).toBe(200);
+    } finally {
+      await mine.close();
+      await theirs.close();
+    }
+  });
+
   it('rules "The organizer": the live stream sends the figures at once and a check-in within 5 seconds', async () => {
     const { cookie } = await signedIn();
     const bought = await buy([tier(VIP, 49, 1, 'VIP')]);
