@@ -100,6 +100,7 @@ describe('personal data on npm start', () => {
       contactMessages: 0,
       waitlistEntries: 0,
       reminderAddresses: 0,
+      organizerSessions: 0,
     });
   });
 

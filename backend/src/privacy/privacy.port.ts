@@ -21,6 +21,8 @@ export interface ErasureCounts {
    * and whether it was used), once nothing else in the store names them.
    */
   reminderAddresses: number;
+  /** The organizer's sessions of a WordPress account with the address (signed out). */
+  organizerSessions: number;
 }
 
 /** Epoch ms before which each kind of personal data is no longer kept (docs/privacy.md). */

@@ -16,6 +16,7 @@ export function noErasures(): ErasureCounts {
     contactMessages: 0,
     waitlistEntries: 0,
     reminderAddresses: 0,
+    organizerSessions: 0,
   };
 }
 
@@ -179,6 +180,12 @@ export class KyselyPrivacyRepository extends PrivacyRepository {
         .deleteFrom('reminder_addresses')
         .where('email', '=', address)
         .executeTakeFirst();
+      // rules "The organizer": a WordPress account's sessions carry its name and address;
+      // erasing them signs that account out everywhere.
+      const organizerSessions = await db
+        .deleteFrom('organizer_sessions')
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', address))
+        .executeTakeFirst();
       return {
         ...noErasures(),
         orders: anonymised.orders + shopAnonymised.orders,
@@ -192,6 +199,7 @@ export class KyselyPrivacyRepository extends PrivacyRepository {
           entries.map((e) => e.id),
         ),
         reminderAddresses: changed(reminderAddresses),
+        organizerSessions: changed(organizerSessions),
       };
     });
   }

@@ -153,6 +153,7 @@ describe.each(DATABASES)('personal data erasure (%s)', (kind) => {
       contactMessages: 1,
       waitlistEntries: 1,
       reminderAddresses: 0,
+      organizerSessions: 0,
     });
     for (const id of ['unpaid-old', 'paid-past', 'merch-old', 'refunded-past']) {
       expect(await orderRow(id)).toMatchObject({ email: null, buyer_name: null, client_key: null });
@@ -211,6 +212,7 @@ describe.each(DATABASES)('personal data erasure (%s)', (kind) => {
       contactMessages: 0,
       waitlistEntries: 0,
       reminderAddresses: 0,
+      organizerSessions: 0,
     });
   });
 
@@ -435,6 +437,28 @@ describe.each(DATABASES)('personal data erasure (%s)', (kind) => {
         .execute();
     }
 
+    // rules "The organizer": a WordPress account's session with the same address.
+    for (const [idHash, email] of [
+      ['session-mine', 'Gast@Example.org'],
+      ['session-theirs', 'other@example.org'],
+    ]) {
+      await store.db
+        .insertInto('organizer_sessions')
+        .values({
+          id_hash: idHash!,
+          method: 'wordpress',
+          binding: 'shop',
+          name: 'Gast',
+          email: email!,
+          username: 'gast',
+          sealed_password: null,
+          checked_at: daysAgo(0),
+          created_at: daysAgo(0),
+          expires_at: NOW + DAY_MS,
+        })
+        .execute();
+    }
+
     const counts = await sut.eraseAddress('  GAST@example.ORG ');
 
     expect(counts).toEqual({
@@ -445,7 +469,13 @@ describe.each(DATABASES)('personal data erasure (%s)', (kind) => {
       contactMessages: 1,
       waitlistEntries: 1,
       reminderAddresses: 1,
+      organizerSessions: 1,
     });
+    expect(
+      (await store.db.selectFrom('organizer_sessions').select('id_hash').execute()).map(
+        (r) => r.id_hash,
+      ),
+    ).toEqual(['session-theirs']);
     expect(await orderRow('mine-paid')).toMatchObject({
       email: null,
       buyer_name: null,
