@@ -23,7 +23,12 @@ import {
   verdict,
 } from './report.js';
 import { measureBackup } from './backup.bench.js';
-import { checkinRows, measureCheckin } from './checkin.bench.js';
+import {
+  checkinRows,
+  measureCheckin,
+  measureOnlineScans,
+  onlineScanRows,
+} from './checkin.bench.js';
 import { measureMetrics, metricsRows } from './metrics.bench.js';
 import { measureOrganizer, organizerRows } from './organizer.bench.js';
 import {
@@ -641,6 +646,13 @@ async function measureDoorAndWaitlist(): Promise<void> {
   }
 }
 
+/** The door online on the stack (checkin.bench.ts): scan → the server's verdict via nginx. */
+async function measureDoorOnline(): Promise<void> {
+  for (const r of onlineScanRows(await measureOnlineScans())) {
+    row(r.group, r.metric, r.runs, r.unit, r.budget);
+  }
+}
+
 /** The ticket budgets (tickets.bench.ts): paid → mail at the SMTP server, one ticket's PDF. */
 async function measureTicketMail(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'awhh-bench-mail-'));
@@ -871,7 +883,7 @@ function updateReadme(run: BenchResult): void {
 
 /**
  * BENCH_PARTS (comma-separated: sizes, lighthouse, pages, feed, checkout, tickets, door,
- * organizer, wallet, reminders, backup, tls, metrics)
+ * door-online, organizer, wallet, reminders, backup, tls, metrics)
  * measures only those parts, e.g. while tuning one budget; the README table is written
  * only by a full run.
  */
@@ -896,6 +908,7 @@ describe('benchmark', () => {
     if (part('checkout')) await measureCheckout();
     if (part('tickets')) await measureTicketMail();
     if (part('door')) await measureDoorAndWaitlist();
+    if (part('door-online')) await measureDoorOnline();
     if (part('organizer')) await measureOrganizerArea();
     if (part('wallet')) await measureWalletPass();
     if (part('reminders')) await measureReminderPass();

@@ -264,14 +264,14 @@ describe('give back, then pass on, then get paid twice (rules "Giving a ticket b
     // Sold out again (the waiting visitor bought the returned place); one more visitor
     // waits, so a return has somebody to go to whoever else holds an offer by now.
     await joinWaitingList('warte-drei@example.org');
-    // Each request sent first once: the one sent first usually wins, and each outcome has
-    // its own invariants.
+    // Each request sent first once; whichever wins, the other is refused inside the same
+    // locked write, and the outcome's invariants hold.
     for (const [token, to, returnFirst] of [
       [third, LATE_FRIEND, true],
       [fourth, { email: 'finn@example.org', name: 'Finn Hansen' }, false],
     ] as const) {
       expect((await returnState(token)).state).toBe('available');
-      const [offered, passed] = returnFirst
+      const [offered, passed]: [Response, Response] = returnFirst
         ? await Promise.all([giveBack(token), passOn(token, to)])
         : await Promise.all([passOn(token, to), giveBack(token)]).then(([p, o]) => [o, p]);
       const won = [offered.status === 200, passed.status === 200];

@@ -177,9 +177,15 @@ export class TicketReturnJobs implements OnModuleInit {
     const money = formatEuro(fromCents(entry.refund));
     const fee = entry.fee > 0 ? ` (abzüglich ${formatEuro(fromCents(entry.fee))} Gebühr)` : '';
     const hello = order.buyerName ? `Hallo ${order.buyerName},` : 'Hallo,';
+    const event = `„${ticket.eventName}“${when}${ticket.tier ? ` (${ticket.tier})` : ''}`;
+    // rules "Giving a ticket back": a ticket passed on was given back by its holder; the
+    // money goes to the buyer all the same, and both are told so.
+    const passedOn = ticket.holderEmail !== null;
     const lines = [
       hello,
-      `dein zurückgegebenes Ticket für „${ticket.eventName}“${when}${ticket.tier ? ` (${ticket.tier})` : ''} hat einen neuen Gast von der Warteliste gefunden.`,
+      passedOn
+        ? `das Ticket für ${event}, das du an ${ticket.holder ?? 'jemanden'} weitergegeben hattest, wurde von dort zurückgegeben und hat einen neuen Gast von der Warteliste gefunden.`
+        : `dein zurückgegebenes Ticket für ${event} hat einen neuen Gast von der Warteliste gefunden.`,
       `Wir haben dir ${money}${fee} erstattet; je nach Bank siehst du das Geld in einigen Tagen auf deinem Konto.${order.orderNumber ? ` Bestellnummer: ${order.orderNumber}.` : ''}`,
       'Das Ticket, sein QR-Code und sein Ticket-Code gelten nicht mehr für den Einlass. Deine anderen Tickets bleiben, wie sie sind.',
       'Schade, dass du diesmal nicht dabei bist – bis zum nächsten Afterwork!',
@@ -197,6 +203,29 @@ export class TicketReturnJobs implements OnModuleInit {
       text: renderMailText([`${lines[0]}\n${lines[1]}`, ...lines.slice(2)], this.config.publicUrl),
       attachments: [],
     });
+    if (passedOn && ticket.holderEmail) {
+      const holderLines = [
+        ticket.holder ? `Hallo ${ticket.holder},` : 'Hallo,',
+        `das Ticket für ${event}, das du zurückgegeben hast, hat einen neuen Gast von der Warteliste gefunden.`,
+        `Die Erstattung von ${money} geht an die Person, die das Ticket gekauft und dir weitergegeben hat${order.buyerName ? ` (${order.buyerName})` : ''}, nicht an dich.`,
+        'Das Ticket, sein QR-Code und sein Ticket-Code gelten nicht mehr für den Einlass.',
+      ];
+      await this.mail.send({
+        id: `ticket-return-${entry.id}-holder`,
+        to: ticket.holderEmail,
+        subject,
+        html: renderMailLayout({
+          title: subject,
+          bodyHtml: holderLines.map((line) => p(esc(line))).join('\n'),
+          publicUrl: this.config.publicUrl,
+        }),
+        text: renderMailText(
+          [`${holderLines[0]}\n${holderLines[1]}`, ...holderLines.slice(2)],
+          this.config.publicUrl,
+        ),
+        attachments: [],
+      });
+    }
     this.logger.log({ msg: 'return mail sent', returnId: entry.id });
   }
 }

@@ -111,7 +111,7 @@ export class TicketReturns {
   async view(token: string): Promise<TicketReturnView> {
     const ticket = await this.tickets.storedByToken(token);
     const live = await this.returns.liveForTicket(ticket.id);
-    if (live) return viewOf(live);
+    if (live) return viewOf(live, ticket);
     const assessed = await this.assess(ticket, Date.now());
     if (typeof assessed === 'string') return { state: 'unavailable' };
     return {
@@ -119,6 +119,7 @@ export class TicketReturns {
       refund: fromCents(assessed.refund),
       fee: fromCents(assessed.fee),
       until: new Date(assessed.closesAt).toISOString(),
+      passedOn: passedOn(ticket),
     };
   }
 
@@ -126,7 +127,7 @@ export class TicketReturns {
   async offer(token: string): Promise<TicketReturnView> {
     const ticket = await this.tickets.storedByToken(token);
     const live = await this.returns.liveForTicket(ticket.id);
-    if (live) return viewOf(live);
+    if (live) return viewOf(live, ticket);
     const now = Date.now();
     const assessed = await this.assess(ticket, now);
     if (typeof assessed === 'string') {
@@ -159,7 +160,7 @@ export class TicketReturns {
       this.jobs.wake();
     }
     const stored = await this.returns.liveForTicket(ticket.id);
-    return stored ? viewOf(stored) : { state: 'unavailable' };
+    return stored ? viewOf(stored, ticket) : { state: 'unavailable' };
   }
 
   /** DELETE /api/tickets/:token/return: the guest keeps the ticket after all. */
@@ -356,18 +357,28 @@ export class TicketReturns {
   }
 }
 
-function viewOf(entry: TicketReturn): TicketReturnView {
+/**
+ * rules "Giving a ticket back": a ticket passed on is given back by its holder, but the
+ * money goes to whoever paid for it; the page says so before and after.
+ */
+function passedOn(ticket: { holderEmail: string | null }): boolean {
+  return ticket.holderEmail !== null;
+}
+
+function viewOf(entry: TicketReturn, ticket: { holderEmail: string | null }): TicketReturnView {
   if (entry.status === 'offered') {
     return {
       state: 'offered',
       refund: fromCents(entry.refund),
       fee: fromCents(entry.fee),
       until: new Date(entry.closesAt).toISOString(),
+      passedOn: passedOn(ticket),
     };
   }
   return {
     state: 'taken',
     refund: fromCents(entry.refund),
     refunded: entry.status === 'refunded',
+    passedOn: passedOn(ticket),
   };
 }

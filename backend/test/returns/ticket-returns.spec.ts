@@ -177,6 +177,7 @@ describe.each(DATABASES)('giving a ticket back to the waiting list (%s)', (kind)
       refund: 25,
       fee: 0,
       until: new Date(until).toISOString(),
+      passedOn: false,
     });
     const offered = await call(target, 'POST', token);
     expect(offered.statusCode).toBe(200);
@@ -210,7 +211,12 @@ describe.each(DATABASES)('giving a ticket back to the waiting list (%s)', (kind)
     expect(refund!.idempotencyKey).toMatch(/^ticket-return-rt_/);
     expect(await ticketStatus(target, first)).toBe('revoked');
     expect(await ticketStatus(target, taker)).toBe('valid');
-    expect(await view(target, token)).toEqual({ state: 'taken', refund: 25, refunded: true });
+    expect(await view(target, token)).toEqual({
+      state: 'taken',
+      refund: 25,
+      refunded: true,
+      passedOn: false,
+    });
     const mail = await nextMail(smtp, 'karla@example.org', /Ticket zurückgegeben/);
     expect(mail.subject).toBe(`Ticket zurückgegeben: „${EVENT_NAME}“`);
     expect(mail.text).toMatch(/Wir haben dir 25,00\s€ erstattet/);
@@ -265,7 +271,7 @@ describe.each(DATABASES)('giving a ticket back to the waiting list (%s)', (kind)
     expect(await ticketStatus(target, first)).toBe('revoked');
   });
 
-  it("a ticket passed on before it was offered back: the return is its new holder's generation, and a stale token offers nothing", async () => {
+  it("a ticket passed on before it was offered back: the return is its new holder's generation, a stale token offers nothing, and when it is taken the buyer is refunded and both are told who gets the money", async () => {
     const target = await start();
     const { first, token } = await soldOutWithQueue(target, 'nina@example.org');
     const moved = await inject(target, {
@@ -289,6 +295,38 @@ describe.each(DATABASES)('giving a ticket back to the waiting list (%s)', (kind)
       status: 'offered',
       generation: 1,
     });
+    // The page tells the holder before and after: the money goes to the buyer.
+    expect(await view(target, current!.ticket.token)).toMatchObject({
+      state: 'offered',
+      passedOn: true,
+    });
+
+    // The waiting list takes it: the holder's ticket goes, the buyer is refunded once, and
+    // each of them is told who gets the money.
+    const offerToken = tokenIn(await nextMail(smtp, 'nina@example.org', OFFER), 'offer');
+    await buy(target, 'nina@example.org', { waitlist_offer: offerToken });
+    await settleOutbox(target);
+    await waitFor(async () => {
+      const now = await view(target, current!.ticket.token);
+      return now.state === 'taken' && now.refunded;
+    });
+    const refunds = stripe.requestsTo('/v1/refunds').filter((r) => r.form.amount);
+    expect(refunds.map((r) => r.form)).toEqual([
+      expect.objectContaining({ payment_intent: `pi_${first}`, amount: '2500' }),
+    ]);
+    // Earlier tests mailed the same buyer: this return's mail is the one naming the holder.
+    const passedOnMail = () =>
+      mailsTo(smtp, 'karla@example.org', /Ticket zurückgegeben/).find((m) =>
+        String(m.text).includes('das du an Mia Muster weitergegeben hattest'),
+      );
+    await waitFor(() => passedOnMail() !== undefined);
+    const toBuyer = passedOnMail()!;
+    expect(toBuyer.text).toMatch(/Wir haben dir 25,00\s€ erstattet/);
+    const toHolder = await nextMail(smtp, 'mia@example.org', /Ticket zurückgegeben/);
+    expect(toHolder.text).toContain('Hallo Mia Muster');
+    expect(toHolder.text).toMatch(
+      /Die Erstattung von 25,00\s€ geht an die Person, die das Ticket gekauft/,
+    );
   });
 
   it('a return undone: the ticket stays valid, the offer ends, nothing is refunded; offered again it goes to the same entry', async () => {

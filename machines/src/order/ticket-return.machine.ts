@@ -85,9 +85,21 @@ export const ticketReturnViewSchema = z.discriminatedUnion('state', [
     refund: euros,
     fee: euros,
     until: z.string(),
+    passedOn: z.boolean(),
   }),
-  z.object({ state: z.literal('offered'), refund: euros, fee: euros, until: z.string() }),
-  z.object({ state: z.literal('taken'), refund: euros, refunded: z.boolean() }),
+  z.object({
+    state: z.literal('offered'),
+    refund: euros,
+    fee: euros,
+    until: z.string(),
+    passedOn: z.boolean(),
+  }),
+  z.object({
+    state: z.literal('taken'),
+    refund: euros,
+    refunded: z.boolean(),
+    passedOn: z.boolean(),
+  }),
   z.object({ state: z.literal('unavailable') }),
 ]);
 export type TicketReturnView = z.infer<typeof ticketReturnViewSchema>;

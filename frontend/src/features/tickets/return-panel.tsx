@@ -58,14 +58,22 @@ export function TicketReturnPanel({ token }: { token: string }) {
     return (
       <div className={styles.returnPanel} aria-live="polite">
         <Alert tone="success" title="Dein Platz hat einen neuen Gast gefunden">
-          <p>
-            Jemand von der Warteliste hat deinen Platz gekauft. Wir erstatten dir{' '}
-            {formatEuro(current.refund)}
-            {current.refunded
-              ? ' – die Erstattung ist veranlasst; je nach Bank siehst du sie in einigen Tagen auf deinem Konto.'
-              : ' – die Erstattung ist unterwegs.'}{' '}
-            Dieses Ticket gilt nicht mehr für den Einlass.
-          </p>
+          {current.passedOn ? (
+            <p>
+              Jemand von der Warteliste hat den Platz gekauft. Die Erstattung von{' '}
+              {formatEuro(current.refund)} geht an die Person, die das Ticket gekauft und dir
+              weitergegeben hat. Dieses Ticket gilt nicht mehr für den Einlass.
+            </p>
+          ) : (
+            <p>
+              Jemand von der Warteliste hat deinen Platz gekauft. Wir erstatten dir{' '}
+              {formatEuro(current.refund)}
+              {current.refunded
+                ? ' – die Erstattung ist veranlasst; je nach Bank siehst du sie in einigen Tagen auf deinem Konto.'
+                : ' – die Erstattung ist unterwegs.'}{' '}
+              Dieses Ticket gilt nicht mehr für den Einlass.
+            </p>
+          )}
         </Alert>
       </div>
     );
@@ -75,11 +83,20 @@ export function TicketReturnPanel({ token }: { token: string }) {
     return (
       <div className={styles.returnPanel} aria-live="polite">
         <Alert tone="info" title="Zur Rückgabe angeboten">
-          <p>
-            Zur Rückgabe angeboten – du erhältst dein Geld zurück, sobald jemand von der Warteliste
-            kauft ({money(current)}). Bis dahin bleibt dein Ticket gültig. Kauft bis{' '}
-            {deadline(current.until)} niemand, behältst du es und es wird nichts erstattet.
-          </p>
+          {current.passedOn ? (
+            <p>
+              Zur Rückgabe angeboten – sobald jemand von der Warteliste kauft, erstatten wir{' '}
+              {money(current)} an die Person, die das Ticket gekauft und dir weitergegeben hat. Bis
+              dahin bleibt das Ticket gültig. Kauft bis {deadline(current.until)} niemand, behältst
+              du es und es wird nichts erstattet.
+            </p>
+          ) : (
+            <p>
+              Zur Rückgabe angeboten – du erhältst dein Geld zurück, sobald jemand von der
+              Warteliste kauft ({money(current)}). Bis dahin bleibt dein Ticket gültig. Kauft bis{' '}
+              {deadline(current.until)} niemand, behältst du es und es wird nichts erstattet.
+            </p>
+          )}
         </Alert>
         <Button variant="secondary" disabled={busy} onClick={() => send('returnUndo')}>
           {busy ? 'Wird zurückgenommen …' : 'Rückgabe zurücknehmen'}
@@ -93,12 +110,22 @@ export function TicketReturnPanel({ token }: { token: string }) {
     <details className={styles.resend}>
       <summary>Ticket zurückgeben</summary>
       <div className={styles.holderForm}>
-        <p className={styles.muted}>
-          Du kannst nicht kommen? Der Abend ist ausverkauft, und auf der Warteliste warten Leute.
-          Gib dein Ticket zurück, dann bieten wir deinen Platz sofort der Warteliste an. Sobald ihn
-          jemand kauft, erstatten wir dir {money(current)}; bis dahin bleibt dein Ticket gültig.
-          Möglich bis {deadline(current.until)}.
-        </p>
+        {current.passedOn ? (
+          <p className={styles.muted}>
+            Du kannst nicht kommen? Der Abend ist ausverkauft, und auf der Warteliste warten Leute.
+            Gib das Ticket zurück, dann bieten wir den Platz sofort der Warteliste an. Sobald ihn
+            jemand kauft, erstatten wir {money(current)} an die Person, die das Ticket gekauft und
+            dir weitergegeben hat – nicht an dich. Bis dahin bleibt das Ticket gültig. Möglich bis{' '}
+            {deadline(current.until)}.
+          </p>
+        ) : (
+          <p className={styles.muted}>
+            Du kannst nicht kommen? Der Abend ist ausverkauft, und auf der Warteliste warten Leute.
+            Gib dein Ticket zurück, dann bieten wir deinen Platz sofort der Warteliste an. Sobald
+            ihn jemand kauft, erstatten wir dir {money(current)}; bis dahin bleibt dein Ticket
+            gültig. Möglich bis {deadline(current.until)}.
+          </p>
+        )}
         <Button disabled={busy} onClick={() => send('return')}>
           {busy ? 'Wird zurückgegeben …' : 'Ticket zurückgeben'}
         </Button>
