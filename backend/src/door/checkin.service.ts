@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  checkinOpensAt,
   guestEmailKey,
   isPastEvent,
   normalizeTicketCode,
@@ -182,14 +183,23 @@ export class CheckinService {
       // A fresh scan's ticket: named by a genuine token whose event and seat match the
       // stored ticket (a token for a ticket this store never issued is not ours), scanned
       // at a time the door could have seen it.
-      const ticketOf = (scan: CheckedScan): TicketAtDoor | null => {
+      const genuine = (scan: CheckedScan): TicketAtDoor | null => {
         const ticket = scan.ticketId ? tickets.get(scan.ticketId) : undefined;
         if (!ticket || !scan.claims) return null;
         if (ticket.eventId !== scan.claims.e || ticket.seat !== scan.claims.s) return null;
         // rules "Named tickets": a token of a ticket since passed on admits nobody. A typed
         // code names the ticket only while it is its current one (`ticketsByCode`).
         if (scan.token !== null && (scan.claims.g ?? 0) !== ticket.generation) return null;
-        return isPlausibleScanTime(scan.scannedAt, ticket) ? ticket : null;
+        return ticket;
+      };
+      const ticketOf = (scan: CheckedScan): TicketAtDoor | null => {
+        const ticket = genuine(scan);
+        return ticket && isPlausibleScanTime(scan.scannedAt, ticket) ? ticket : null;
+      };
+      /** A valid ticket's scan before check-in opened: when it opens. */
+      const earlyOf = (scan: CheckedScan): string | null => {
+        const ticket = genuine(scan);
+        return ticket?.status === 'valid' ? earlyScanOpening(scan.scannedAt, ticket) : null;
       };
 
       const earliest = new Map<string, CheckIn>();
@@ -229,7 +239,10 @@ export class CheckinService {
       const records: ScanRecord[] = [];
       for (const scan of fresh) {
         const ticket = ticketOf(scan);
-        const result = answer(scan.scanId, ticket);
+        const opensAt = ticket ? null : earlyOf(scan);
+        const result: ScanResult = opensAt
+          ? { scanId: scan.scanId, status: 'early', opensAt }
+          : answer(scan.scanId, ticket);
         byId.set(scan.scanId, result);
         records.push({
           scanId: scan.scanId,
@@ -290,20 +303,29 @@ function isPastEventOf(tickets: readonly Pick<DoorTicket, 'startsAt'>[], now: Da
   return !Number.isNaN(latest) && isPastEvent(new Date(latest), now);
 }
 
-/** How long before an event's start the door may let its guests in. */
-export const EARLIEST_SCAN_BEFORE_START_MS = 12 * 3_600_000;
-
 /**
  * The earliest scan is the first check-in, so a scan time must be one the door could have
  * seen: not before the ticket existed, nor more than 12 hours before its event starts. Any
- * other time ("1970", sent by hand) is answered "invalid" and never replaces the real first
- * check-in. A time later than the sync's arrival was capped on the way in, so a device clock
+ * other time ("1970", sent by hand) is answered "invalid" (a valid ticket's scan after its
+ * issue but before check-in opened: "early") and never replaces the real first check-in. A time later than the sync's arrival was capped on the way in, so a device clock
  * running ahead can only make its own scan later, never earlier than another's.
  */
 function isPlausibleScanTime(scannedAt: number, ticket: TicketAtDoor): boolean {
   if (scannedAt < ticket.issuedAt) return false;
-  const start = ticket.startsAt ? Date.parse(ticket.startsAt) : Number.NaN;
-  return Number.isNaN(start) || scannedAt >= start - EARLIEST_SCAN_BEFORE_START_MS;
+  const opens = checkinOpensAt(ticket.startsAt);
+  return opens === null || scannedAt >= opens;
+}
+
+/**
+ * rules "Tickets and the door": a genuine ticket scanned after its issue but before check-in
+ * opened (a practice scan days before): its opening, so the door says "too early" instead of
+ * "invalid"; null otherwise.
+ */
+function earlyScanOpening(scannedAt: number, ticket: TicketAtDoor): string | null {
+  const opens = checkinOpensAt(ticket.startsAt);
+  return scannedAt >= ticket.issuedAt && opens !== null && scannedAt < opens
+    ? new Date(opens).toISOString()
+    : null;
 }
 
 /** A scan cannot have happened after it reached the server: a fast device clock is capped. */

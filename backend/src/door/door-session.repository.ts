@@ -81,7 +81,10 @@ export class KyselyDoorSessionRepository extends DoorSessionRepository {
   }
 
   async end(id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('door_sessions').where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('door_sessions')
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 

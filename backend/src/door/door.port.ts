@@ -80,7 +80,8 @@ export interface CheckIn {
   device: string;
 }
 
-export type ScanStatus = 'ok' | 'already' | 'invalid' | 'revoked';
+/** `early`: a genuine ticket scanned before its evening's check-in opened. */
+export type ScanStatus = 'ok' | 'already' | 'invalid' | 'revoked' | 'early';
 
 export interface ScanRecord {
   scanId: string;

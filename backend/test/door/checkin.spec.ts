@@ -608,22 +608,35 @@ describe.each(DATABASES)('door check-in (%s)', (kind) => {
     }
   });
 
-  it('a scan time before the ticket existed or long before the event is invalid and rewrites nothing', async () => {
+  it('a scan time before the ticket existed is invalid, one long before the event "early"; neither rewrites anything', async () => {
     const app = await start();
     const [token] = await buy(app, 1);
     const real = scan(token!, at(30), 'Tür 1');
     expect(await sync(app, [real])).toEqual([{ scanId: real.scanId, status: 'ok' }]);
 
+    // Bought three days before the evening.
+    const issued = Date.parse(EVENT_START) - 3 * 86_400_000;
+    await app
+      .get(StoreDatabase)
+      .db.updateTable('tickets')
+      .set({ issued_at: issued })
+      .where('id', '=', ticketIdOf(token!))
+      .execute();
     const forged = [
       scan(token!, 0, 'Tür Evil'),
       scan(token!, '1970-01-01T00:00:00.000Z', 'Tür Evil'),
-      scan(token!, ISSUED - 1, 'Tür Evil'),
+      scan(token!, issued - 1, 'Tür Evil'),
       // After the ticket's issue, but more than 12 hours before the event.
       scan(token!, Date.parse(EVENT_START) - 12 * 3_600_000 - 1, 'Tür Evil'),
     ];
     const results = await sync(app, forged);
-    expect(results.map((r) => r.status)).toEqual(forged.map(() => 'invalid'));
-    // Replayed: still invalid, never a check-in.
+    // rules "Tickets and the door": the genuine ticket's scan before check-in opened says
+    // so, with the opening; the forged times are invalid.
+    expect(results.map((r) => r.status)).toEqual(['invalid', 'invalid', 'invalid', 'early']);
+    expect(results[3]).toMatchObject({
+      opensAt: new Date(Date.parse(EVENT_START) - 12 * 3_600_000).toISOString(),
+    });
+    // Replayed: refused all the same, never a check-in.
     expect((await sync(app, forged)).map((r) => r.status)).toEqual(forged.map(() => 'invalid'));
     expect((await doorList(app)).json().tickets[0]).toMatchObject({
       checkedInAt: at(30),

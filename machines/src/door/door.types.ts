@@ -110,13 +110,16 @@ export interface DoorScan {
   device: string;
 }
 
-export type DoorScanStatus = 'ok' | 'already' | 'invalid' | 'revoked';
+/** `early`: scanned before the evening's check-in opened (12 hours before its start). */
+export type DoorScanStatus = 'ok' | 'already' | 'invalid' | 'revoked' | 'early';
 
 export interface DoorScanResult {
   scanId: string;
   status: DoorScanStatus;
   firstScannedAt?: string | null;
   firstDevice?: string | null;
+  /** With "early": when check-in opens (ISO 8601). */
+  opensAt?: string;
 }
 
 export type DoorVerdict =
@@ -127,6 +130,11 @@ export type DoorVerdict =
   | { kind: 'valid'; ticket: DoorTicket; offline?: boolean }
   | { kind: 'already'; ticket: DoorTicket; at: string; device: string | null }
   | { kind: 'revoked'; ticket: DoorTicket }
+  /**
+   * rules "Tickets and the door": a valid ticket scanned before the evening's check-in
+   * opens (12 hours before its start, `opensAt`): nobody is let in, nothing is counted.
+   */
+  | { kind: 'tooEarly'; ticket: DoorTicket; opensAt: string }
   /** An old token or short code of a ticket that was passed on to someone else. */
   | { kind: 'passedOn'; ticket: DoorTicket }
   | { kind: 'invalid'; reason: 'unreadable' | 'signature' | 'unknown' }

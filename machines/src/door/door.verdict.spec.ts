@@ -234,6 +234,71 @@ describe('decideCodeVerdict (a typed short code, rules "Tickets and the door")',
   });
 });
 
+describe('the check-in window (rules "Tickets and the door")', () => {
+  const events: DoorEventSummary[] = [
+    {
+      id: 42,
+      name: 'Afterwork im Hafen',
+      startsAt: '2026-06-05T17:00:00Z',
+      venue: null,
+      tickets: 2,
+    },
+  ];
+  const claims = { t: 'tkt_1', e: 42, s: 1 };
+  const at = (iso: string) => new Date(iso);
+
+  it('a valid ticket scanned more than 12 hours before the start is "Noch kein Einlass" with the opening; from then on "Gültig"', () => {
+    const early = decideVerdict({
+      claims,
+      eventId: 42,
+      tickets: list(ticket('tkt_1')),
+      checkins: none,
+      events,
+      now: at('2026-06-05T04:59:59Z'),
+    });
+    expect(early).toMatchObject({ kind: 'tooEarly', opensAt: '2026-06-05T05:00:00.000Z' });
+    expect(verdictText(early)).toMatchObject({ tone: 'warning', title: 'Noch kein Einlass' });
+    expect(verdictText(early).detail).toContain('um 07:00');
+    expect(verdictText(early).detail).toContain('nicht eingecheckt');
+    expect(
+      decideVerdict({
+        claims,
+        eventId: 42,
+        tickets: list(ticket('tkt_1')),
+        checkins: none,
+        events,
+        now: at('2026-06-05T05:00:00Z'),
+      }).kind,
+    ).toBe('valid');
+  });
+
+  it('a typed code alike; "Storniert" and "Bereits eingecheckt" still say what they say; an undated event has no window', () => {
+    const byCode = new Map([['K7QM3XPA', ticket('tkt_1', { code: 'K7QM3XPA' })]]);
+    const input = { code: 'K7QM3XPA', byCode, checkins: none, otherEventId: null, events };
+    const days = at('2026-06-01T12:00:00Z');
+    expect(decideCodeVerdict({ ...input, eventId: 42, now: days }).kind).toBe('tooEarly');
+    const revoked = new Map([
+      ['K7QM3XPA', ticket('tkt_1', { code: 'K7QM3XPA', status: 'revoked' })],
+    ]);
+    expect(decideCodeVerdict({ ...input, byCode: revoked, eventId: 42, now: days }).kind).toBe(
+      'revoked',
+    );
+    const undated = [{ ...events[0]!, startsAt: null }];
+    expect(decideCodeVerdict({ ...input, events: undated, eventId: 42, now: days }).kind).toBe(
+      'valid',
+    );
+  });
+
+  it('the server\'s "early" is told in the sync log', () => {
+    expect(
+      syncNotice(
+        { scanId: 's1', status: 'early', opensAt: '2026-06-05T05:00:00.000Z' },
+        ticket('tkt_1'),
+      )?.text,
+    ).toMatch(/vor Beginn des Einlasses gescannt/);
+  });
+});
+
 describe('counter', () => {
   it('counts check-ins from the list and this device, without revoked tickets', () => {
     const tickets = [

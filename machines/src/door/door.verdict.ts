@@ -55,6 +55,28 @@ export interface VerdictInput {
   checkins: ReadonlyMap<string, DoorCheckin>;
   /** The door's events, to name the event another event's ticket is for. */
   events?: readonly DoorEventSummary[];
+  /** The device's time: before the evening's check-in opens a valid ticket is "too early". */
+  now?: Date;
+}
+
+/** rules "Tickets and the door": check-in opens this long before an evening's start. */
+export const CHECKIN_OPENS_BEFORE_START_MS = 12 * 60 * 60 * 1000;
+
+/** When check-in opens for an event starting at `startsAt`; null for an undated one. */
+export function checkinOpensAt(startsAt: string | null | undefined): number | null {
+  const start = startsAt ? Date.parse(startsAt) : Number.NaN;
+  return Number.isNaN(start) ? null : start - CHECKIN_OPENS_BEFORE_START_MS;
+}
+
+/** The opening (ISO 8601) when `now` lies before the event's check-in opens; else null. */
+function notOpenYet(
+  events: readonly DoorEventSummary[] | undefined,
+  eventId: number | undefined,
+  now: Date | undefined,
+): string | null {
+  if (!now || eventId === undefined) return null;
+  const opens = checkinOpensAt(events?.find((e) => e.id === eventId)?.startsAt);
+  return opens !== null && now.getTime() < opens ? new Date(opens).toISOString() : null;
 }
 
 /** The first check-in of a ticket: the server's list or this device, whichever was earlier. */
@@ -78,6 +100,7 @@ export function decideVerdict({
   tickets,
   checkins,
   events,
+  now,
 }: VerdictInput): DoorVerdict {
   if (!claims) return { kind: 'invalid', reason: 'signature' };
   if (claims.e !== eventId) return otherEvent(claims.e, events);
@@ -89,7 +112,7 @@ export function decideVerdict({
   // one than the list knows is the site's own signature on a transfer made after the
   // download: valid, and the sync confirms it.
   if ((claims.g ?? 0) < (ticket.generation ?? 0)) return { kind: 'passedOn', ticket };
-  return ticketVerdict(ticket, checkins);
+  return ticketVerdict(ticket, checkins, notOpenYet(events, eventId, now));
 }
 
 /**
@@ -112,10 +135,13 @@ export function ticketsByCode(tickets: Iterable<DoorTicket>): Map<string, DoorTi
 export function ticketVerdict(
   ticket: DoorTicket,
   checkins: ReadonlyMap<string, DoorCheckin>,
+  /** When check-in opens, if it has not yet (`notOpenYet`). */
+  opensAt: string | null = null,
 ): DoorVerdict {
   if (ticket.status === 'revoked') return { kind: 'revoked', ticket };
   const first = firstCheckin(ticket, checkins.get(ticket.id));
   if (first) return { kind: 'already', ticket, at: first.at, device: first.device };
+  if (opensAt) return { kind: 'tooEarly', ticket, opensAt };
   return { kind: 'valid', ticket };
 }
 
@@ -128,6 +154,9 @@ export interface CodeVerdictInput {
   /** The other event whose list has this code (`elsewhere`), or null. */
   otherEventId: number | null;
   events?: readonly DoorEventSummary[];
+  /** The event the door checks in for, and the device's time (see `VerdictInput`). */
+  eventId?: number;
+  now?: Date;
 }
 
 /**
@@ -141,10 +170,12 @@ export function decideCodeVerdict({
   checkins,
   otherEventId,
   events,
+  eventId,
+  now,
 }: CodeVerdictInput): DoorVerdict {
   const ticket = byCode.get(code);
   if (ticket && ticket.code !== code) return { kind: 'passedOn', ticket };
-  if (ticket) return ticketVerdict(ticket, checkins);
+  if (ticket) return ticketVerdict(ticket, checkins, notOpenYet(events, eventId, now));
   if (otherEventId !== null) return otherEvent(otherEventId, events);
   return { kind: 'invalid', reason: 'unknown' };
 }
@@ -213,6 +244,20 @@ export function verdictText(verdict: DoorVerdict): {
           ticketLabel(verdict.ticket),
         ].join(' '),
       };
+    case 'tooEarly': {
+      const date = formatLongDate(verdict.opensAt);
+      const time = doorTime(verdict.opensAt);
+      return {
+        tone: 'warning',
+        title: 'Noch kein Einlass',
+        detail: [
+          `Der Einlass öffnet ${date ? `am ${date} ` : ''}${time ? `um ${time} ` : ''}(12 Stunden vor Beginn). Das Ticket ist gültig, wurde aber nicht eingecheckt.`,
+          ticketLabel(verdict.ticket),
+        ]
+          .filter(Boolean)
+          .join(' '),
+      };
+    }
     case 'passedOn':
       return {
         tone: 'danger',
@@ -363,5 +408,10 @@ export function syncNotice(
       return { kind: 'revoked', text: `${name} ist storniert (laut Server).` };
     case 'invalid':
       return { kind: 'invalid', text: `${name} ist laut Server ungültig.` };
+    case 'early':
+      return {
+        kind: 'invalid',
+        text: `${name} wurde vor Beginn des Einlasses gescannt und nicht eingecheckt (laut Server).`,
+      };
   }
 }

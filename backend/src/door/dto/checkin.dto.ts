@@ -50,6 +50,8 @@ export interface ScanResult {
   /** With "already": the first check-in (ISO 8601) and the device that made it. */
   firstScannedAt?: string;
   firstDevice?: string;
+  /** With "early": when check-in opens (ISO 8601). */
+  opensAt?: string;
 }
 
 export interface CheckinEventView {

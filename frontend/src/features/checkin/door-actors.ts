@@ -119,6 +119,11 @@ async function checkIn(
       };
     case 'invalid':
       return { kind: 'invalid', reason: 'unknown' };
+    // The server's clock says check-in has not opened (the device's runs late): not let in.
+    case 'early':
+      return result.opensAt
+        ? { kind: 'tooEarly', ticket: verdict.ticket, opensAt: result.opensAt }
+        : { kind: 'invalid', reason: 'unknown' };
     default:
       return verdict;
   }
@@ -170,6 +175,7 @@ export function createDoorMachine() {
               tickets,
               checkins,
               events,
+              now: new Date(),
             });
             return verdict.kind === 'valid' ? checkIn(verdict, { token }, input.code) : verdict;
           }
@@ -178,7 +184,15 @@ export function createDoorMachine() {
           const otherEventId = byCode.has(code)
             ? null
             : (elsewhere.get(ticketCodeKey(code)) ?? null);
-          const verdict = decideCodeVerdict({ code, byCode, checkins, otherEventId, events });
+          const verdict = decideCodeVerdict({
+            code,
+            byCode,
+            checkins,
+            otherEventId,
+            events,
+            eventId: input.eventId,
+            now: new Date(),
+          });
           return verdict.kind === 'valid' ? checkIn(verdict, { code }, input.code) : verdict;
         },
       ),

@@ -66,6 +66,11 @@ describe('door screens (rules "Tickets and the door")', () => {
       detail: 'erstattet oder storniert',
     },
     {
+      verdict: { kind: 'tooEarly', ticket, opensAt: '2026-06-05T05:00:00.000Z' } as const,
+      title: 'Noch kein Einlass',
+      detail: 'Der Einlass öffnet am Freitag, 5. Juni 2026 um 07:00',
+    },
+    {
       verdict: { kind: 'invalid', reason: 'signature' } as const,
       title: 'Ungültig',
       detail: 'Signatur',

@@ -313,7 +313,7 @@ export class DoorStore {
    * does for a sync, and a check-in it refused is taken back on this device.
    */
   async confirmed(scan: QueuedScan, result: DoorScanResult): Promise<void> {
-    if (result.status === 'revoked' || result.status === 'invalid') {
+    if (result.status === 'revoked' || result.status === 'invalid' || result.status === 'early') {
       this.checkins.delete(scan.ticketId);
       const db = await this.database();
       await db.delete('checkins', [scan.eventId, scan.ticketId]);
