@@ -7,6 +7,7 @@ import {
   MAX_UNITS_PER_ORDER,
   SHOP_CURRENCY,
   fromCents,
+  isEventProduct,
   isRefund,
   type LineProblem,
   type OrderSummary,
@@ -80,12 +81,19 @@ export const MAX_OPEN_CHECKOUTS_PER_CLIENT = 3;
  * first of them lapses; the controller sends it as Retry-After.
  */
 export class TooManyOpenCheckouts extends HttpException {
-  constructor(readonly retryAfterSeconds: number) {
+  constructor(
+    readonly retryAfterSeconds: number,
+    /** The evening whose limit the client's open checkouts would pass, when that is why. */
+    held?: { name: string; max: number },
+  ) {
     const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+    const why = held
+      ? `Von deinem Anschluss aus sind in offenen, noch nicht bezahlten Bestellungen schon Plätze für „${held.name}“ reserviert; zusammen mit dieser wären es mehr als ${held.max}.`
+      : `Von deinem Anschluss aus sind schon ${MAX_OPEN_CHECKOUTS_PER_CLIENT} Bestellungen offen, die noch nicht bezahlt sind.`;
     super(
       apiErrorBody(
         429,
-        `Von deinem Anschluss aus sind schon ${MAX_OPEN_CHECKOUTS_PER_CLIENT} Bestellungen offen, die noch nicht bezahlt sind. Bitte schließe eine davon ab oder versuche es in ${minutes === 1 ? 'einer Minute' : `${minutes} Minuten`} erneut – dein Warenkorb bleibt erhalten.`,
+        `${why} Bitte schließe eine davon ab oder versuche es in ${minutes === 1 ? 'einer Minute' : `${minutes} Minuten`} erneut – dein Warenkorb bleibt erhalten.`,
       ),
       429,
     );
@@ -119,9 +127,9 @@ export class CheckoutService {
   /** POST /api/checkout/session (rules §7; rules "Checkout line items", "Capacity"). */
   async createSession(body: unknown, clientIp: string): Promise<CheckoutResponse> {
     const checked = this.check(body);
-    const lines = await this.price(checked.request.line_items);
+    const { lines, maxUnits } = await this.price(checked.request.line_items);
     const totals = await this.total(checked.request, lines);
-    const order = await this.reserve(checked.request, lines, totals, clientIp);
+    const order = await this.reserve(checked.request, lines, totals, clientIp, maxUnits);
     // A free order is paid at creation: no provider, straight to the success page.
     if (order.status !== 'open') {
       return { id: order.id, url: withSessionId(checked.request.success_url, order.id) };
@@ -199,7 +207,9 @@ export class CheckoutService {
    * Re-prices every line from the catalog: the server never trusts client prices
    * (rules "Checkout line items").
    */
-  private async price(items: readonly CheckoutLineItem[]): Promise<PricedLine[]> {
+  private async price(
+    items: readonly CheckoutLineItem[],
+  ): Promise<{ lines: PricedLine[]; maxUnits: Map<number, number> }> {
     const catalog = await whileCatalogUp(() => this.catalog.currentProducts());
     const priced: PricedLine[] = [];
     const problems: LineProblem[] = [];
@@ -221,7 +231,13 @@ export class CheckoutService {
         { lines: problems },
       );
     }
-    return priced;
+    // An evening's order limit also bounds what one address holds in open checkouts.
+    const maxUnits = new Map<number, number>();
+    for (const line of priced) {
+      const product = catalog.find((p) => p.id === line.productId)!;
+      if (isEventProduct(product)) maxUnits.set(product.id, this.maxTicketsPerOrder);
+    }
+    return { lines: priced, maxUnits };
   }
 
   /**
@@ -303,10 +319,12 @@ export class CheckoutService {
     lines: PricedLine[],
     totals: Totals,
     clientIp: string,
+    maxUnits: ReadonlyMap<number, number>,
   ): Promise<Order> {
     const client = {
       key: await this.clientKeys.of(clientIp),
       maxOpen: MAX_OPEN_CHECKOUTS_PER_CLIENT,
+      maxUnits,
     };
     const placed = await this.orderService.place({
       totals: {
@@ -338,7 +356,15 @@ export class CheckoutService {
     });
     if ('order' in placed) return placed.order;
     if ('tooManyOpen' in placed) {
-      throw new TooManyOpenCheckouts(Math.ceil(placed.tooManyOpen.retryAfterMs / 1000));
+      const { retryAfterMs, productId } = placed.tooManyOpen;
+      const held =
+        productId === undefined
+          ? undefined
+          : {
+              name: lines.find((l) => l.productId === productId)?.name ?? '',
+              max: maxUnits.get(productId) ?? this.maxTicketsPerOrder,
+            };
+      throw new TooManyOpenCheckouts(Math.ceil(retryAfterMs / 1000), held);
     }
     if ('couponRefused' in placed) {
       const { statusCode, message, needsEmail } = placed.couponRefused;

@@ -91,7 +91,27 @@ export class KyselyOrderRepository extends OrderRepository {
       .where('expires_at', '>', now)
       .executeTakeFirst();
     const count = Number(row?.count ?? 0);
-    return { count, firstExpiresAt: count > 0 ? Number(row!.first) : null };
+    const units = new Map<number, number>();
+    if (count > 0) {
+      const rows = await this.db
+        .selectFrom('order_lines')
+        .innerJoin('orders', 'orders.id', 'order_lines.order_id')
+        .select((eb) => [
+          'order_lines.product_id',
+          eb.fn.sum<number>('order_lines.quantity').as('units'),
+        ])
+        .where('orders.client_key', '=', clientKey)
+        .where('orders.status', '=', 'open')
+        .where('orders.expires_at', '>', now)
+        .groupBy('order_lines.product_id')
+        .execute();
+      for (const r of rows) units.set(Number(r.product_id), Number(r.units));
+    }
+    return {
+      count,
+      firstExpiresAt: count > 0 ? Number(row!.first) : null,
+      unitsByProduct: units,
+    };
   }
 
   find(key: OrderKey): Promise<Order | undefined> {

@@ -100,7 +100,15 @@ export interface OrderDraft<L extends DraftLine = DraftLine> {
    * Who asks (a keyed hash of the client's address) and how many checkouts waiting for
    * their payment it may hold at once; absent: no limit (orders made by the server).
    */
-  client?: { key: string; maxOpen: number } | null;
+  client?: {
+    key: string;
+    maxOpen: number;
+    /**
+     * Units per product the client's open checkouts may hold together, this one included
+     * (an evening's order limit: one address cannot hold more of an evening at a time).
+     */
+    maxUnits?: ReadonlyMap<number, number>;
+  } | null;
   /**
    * rules "Coupons": the coupon as the checkout just read it from the catalog, the buyer's
    * address and its key when known. The order holds one use of it, checked under the
@@ -123,8 +131,11 @@ export type DraftLine = OrderLine & CapacityLine;
 export type PlaceResult<L extends DraftLine> =
   | { order: Order }
   | { shortages: { line: L; available: number }[] }
-  /** The client holds its limit of open checkouts; the first of them lapses in `retryAfterMs`. */
-  | { tooManyOpen: { retryAfterMs: number } }
+  /**
+   * The client holds its limit of open checkouts, or with this one would hold more of a
+   * product than `maxUnits` (`productId`); the first of them lapses in `retryAfterMs`.
+   */
+  | { tooManyOpen: { retryAfterMs: number; productId?: number } }
   /** rules "Coupons": the coupon's uses are taken (held by other checkouts, or used). */
   | { couponRefused: { statusCode: 404 | 422; message: string; needsEmail: boolean } };
 
@@ -225,6 +236,18 @@ export class OrderService {
           const open = await tx.get(OrderRepository).openForClient(client.key, now);
           if (open.count >= client.maxOpen) {
             return { tooManyOpen: { retryAfterMs: (open.firstExpiresAt ?? now) - now } };
+          }
+          const wanted = new Map<number, number>();
+          for (const l of draft.lines) {
+            wanted.set(l.productId, (wanted.get(l.productId) ?? 0) + l.quantity);
+          }
+          for (const [productId, units] of wanted) {
+            const max = client.maxUnits?.get(productId);
+            if (max !== undefined && (open.unitsByProduct.get(productId) ?? 0) + units > max) {
+              return {
+                tooManyOpen: { retryAfterMs: (open.firstExpiresAt ?? now) - now, productId },
+              };
+            }
           }
         }
         // rules "Coupons": its uses are locked and counted before anything is written, so a

@@ -58,6 +58,8 @@ export interface OpenCheckouts {
   count: number;
   /** Epoch ms when the first of them lapses; null when there is none. */
   firstExpiresAt: number | null;
+  /** Units their lines hold, per product (all its variants together). */
+  unitsByProduct: Map<number, number>;
 }
 
 /** Either lookup finds the order; the id wins when both are given. */

@@ -223,6 +223,25 @@ describe.each(DATABASES)('order limits at checkout (%s)', (kind) => {
     expect((await postCheckout(app!, checkoutBody([tierLine(502, 2)]))).statusCode).toBe(201);
   });
 
+  it("one address holds at most an evening's order limit in open checkouts: 10 + 1 is a German 429 naming the evening; merch and other addresses go on", async () => {
+    await start();
+    const ip = freshIp();
+    expect((await postCheckout(app!, checkoutBody([tierLine(502, 6)]), ip)).statusCode).toBe(201);
+    expect((await postCheckout(app!, checkoutBody([tierLine(503, 4)]), ip)).statusCode).toBe(201);
+    const free = await freeSeats();
+    const more = await postCheckout(app!, checkoutBody([tierLine(502, 1)]), ip);
+    expect(more.statusCode).toBe(429);
+    expect(refusal(more).message).toMatch(
+      /^Von deinem Anschluss aus sind in offenen, noch nicht bezahlten Bestellungen schon Plätze für „.+“ reserviert; zusammen mit dieser wären es mehr als 10\. .*dein Warenkorb bleibt erhalten\.$/,
+    );
+    expect(Number(more.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await freeSeats()).toBe(free);
+    // Merch is no evening: it is not counted against it.
+    expect((await postCheckout(app!, checkoutBody([line(102, 12.5, 1)]), ip)).statusCode).toBe(201);
+    // Another address is not affected.
+    expect((await postCheckout(app!, checkoutBody([tierLine(502, 1)]))).statusCode).toBe(201);
+  });
+
   it('an IPv6 client is counted by its /64 network', async () => {
     await start();
     for (let i = 1; i <= 3; i++) {

@@ -109,9 +109,16 @@ export class InMemoryOrderRepository extends OrderRepository {
       (o) =>
         this.data.clientKeys.get(o.id) === clientKey && o.status === 'open' && o.expiresAt > now,
     );
+    const unitsByProduct = new Map<number, number>();
+    for (const o of open) {
+      for (const l of this.data.lines.get(o.id) ?? []) {
+        unitsByProduct.set(l.productId, (unitsByProduct.get(l.productId) ?? 0) + l.quantity);
+      }
+    }
     return {
       count: open.length,
       firstExpiresAt: open.length > 0 ? Math.min(...open.map((o) => o.expiresAt)) : null,
+      unitsByProduct,
     };
   }
 
