@@ -52,6 +52,11 @@ if (forTests) {
       process.exit(1);
     }
     console.log(`Installing ${names} from Debian's packages …`);
-    run(`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${names}`);
+    // Another apt-get (an unattended upgrade on a fresh machine) may hold dpkg's lock:
+    // wait for it instead of failing.
+    const wait = '-o DPkg::Lock::Timeout=600';
+    run(
+      `apt-get ${wait} update -qq && DEBIAN_FRONTEND=noninteractive apt-get ${wait} install -y -qq ${names}`,
+    );
   }
 }
