@@ -1,5 +1,5 @@
 #!/bin/sh
-# The compose service "backup" (docker-compose.yml, README "Betrieb: backups"): once a day at
+# The compose service "backup" (docker-compose.yml, docs/operations.md "Betrieb: backups"): once a day at
 # BACKUP_AT (HH:MM in TZ, default 03:15 Europe/Berlin, a time every day has despite the
 # clock changes) the app's own backup, `backup.cli.js`, into BACKUP_DIR. A failed run leaves
 # its time in /tmp/backup.failed, which makes the container unhealthy until a run succeeds.

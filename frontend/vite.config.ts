@@ -22,7 +22,7 @@ export default defineConfig(({ mode, isSsrBuild }) => ({
     // The server bundle includes React: its production build, whatever NODE_ENV the backend
     // runs with (Vite leaves process.env to the runtime in SSR builds).
     ...(isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify(mode) } : {}),
-    // README "XState inspector": off unless VITE_XSTATE_INSPECT=true at build/dev time.
+    // docs/features.md "XState inspector": off unless VITE_XSTATE_INSPECT=true at build/dev time.
     __XSTATE_INSPECT__: JSON.stringify(
       (process.env.VITE_XSTATE_INSPECT ??
         loadEnv(mode, process.cwd(), 'VITE_').VITE_XSTATE_INSPECT) === 'true',

@@ -270,7 +270,7 @@ export async function startStack(options = {}) {
   };
 
   // Two processes on one machine need two metrics ports: products METRICS_PORT, checkout
-  // the next one (README "Metriken").
+  // the next one (docs/operations.md "Metriken").
   const metricsBase = env.METRICS_PORT?.trim() || '9464';
   const metricsPort = (offset) =>
     metricsBase === 'off' || metricsBase === '0' || !/^\d+$/.test(metricsBase)

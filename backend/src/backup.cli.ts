@@ -5,7 +5,7 @@ import { BackupError, createBackup, restoreBackup } from './store/backup.js';
 // `npm run backup` (in a container: `node backend/dist/backup.cli.js`) writes a consistent
 // copy of the store to BACKUP_DIR while the site runs; `npm run restore -- <file>`
 // (`node backend/dist/backup.cli.js restore <file>`) puts one back into an empty store with
-// the site stopped. README "Betrieb". Only DATABASE_URL, DATABASE_PASSWORD and the BACKUP_*
+// the site stopped. docs/operations.md "Betrieb". Only DATABASE_URL, DATABASE_PASSWORD and the BACKUP_*
 // variables are read; the passphrase is never printed.
 
 const RESTORE_USAGE = 'Aufruf / usage: npm run restore -- <Sicherungsdatei> [--force]';

@@ -28,7 +28,7 @@ export async function bootstrap(): Promise<void> {
     catalog: config.woocommerce ? 'woocommerce' : 'demo',
     payments: config.paymentProvider,
   });
-  // Prometheus metrics on their own port, never through nginx (README "Metriken"). A port
+  // Prometheus metrics on their own port, never through nginx (docs/operations.md "Metriken"). A port
   // taken by another process costs the metrics, not the shop: logged as an error.
   if (config.metrics) {
     try {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# HTTPS when there is a certificate (README "HTTPS"). The nginx image runs this after it
+# HTTPS when there is a certificate (docs/operations.md "HTTPS"). The nginx image runs this after it
 # rendered /etc/nginx/templates into conf.d (20-envsubst-on-templates.sh) and before nginx
 # starts. envsubst knows no conditionals, so this picks the server block:
 #   conf.d/http.server   the site over plain HTTP (no certificate, or none readable yet:

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { REPO_ROOT } from '../support/site.js';
 
 /**
- * The backup budgets (README "Betrieb: backups"): a store with 10,000 orders and 20,000
+ * The backup budgets (docs/operations.md "Betrieb: backups"): a store with 10,000 orders and 20,000
  * tickets is backed up in ≤ 10 s and restored in ≤ 30 s, on SQLite and on PostgreSQL.
  * Timed is the very command ops run, `node backend/dist/backup.cli.js` (what
  * `npm run backup` and `npm run restore` start), process start included, with

@@ -642,7 +642,7 @@ export function checkinRows(f: CheckinFigures): CheckinRow[] {
 /** The online figures as all.bench.ts rows, the reference beside them. */
 export function onlineScanRows(f: OnlineScanFigures): CheckinRow[] {
   const n = f.scanMs.length;
-  const via = 'POST /api/checkin/scans via nginx (stack), one scan each';
+  const via = 'one scan per POST /api/checkin/scans, via nginx on the stack';
   const reference = 'reference: GET /api/tickets/public-key via the same nginx, no store';
   return [
     {

@@ -5,7 +5,7 @@ import { freePort, type RunningSite, startSite } from '../support/site.js';
 import { percentile } from './tickets.bench.js';
 
 /**
- * The metrics budget (README "Betrieb: Metriken", docs/decisions/0021): a Prometheus scrape
+ * The metrics budget (docs/operations.md "Betrieb: Metriken", docs/decisions/0021): a Prometheus scrape
  * of `/metrics` reads the jobs queue and the checkout side's figures from the store, and
  * answers within 20 ms on a store with 2,000 tickets. One site process (the built backend,
  * SQLite) serving metrics on a port of its own; the reference is the same process scraped

@@ -13,7 +13,7 @@ import { makeTestCertificate } from '../support/test-certificate.js';
 import { median } from './report.js';
 
 /**
- * HTTPS against plain HTTP through the same nginx (README "HTTPS"), two ways.
+ * HTTPS against plain HTTP through the same nginx (docs/operations.md "HTTPS"), two ways.
  *
  * What a visitor gets, the budget's measure: Chromium opens the site's first page (and an
  * event page) in a new browser context per sample, so every sample pays a fresh TCP

@@ -36,7 +36,7 @@ beforeAll(async () => {
     WOOCOMMERCE_WEBHOOK_SECRET: SECRET,
     CHECKIN_CODE: CODE,
   });
-  // As the organizer sets them up in WooCommerce (README "WooCommerce webhooks").
+  // As the organizer sets them up in WooCommerce (docs/operations.md "WooCommerce webhooks").
   const deliveryUrl = `${site.url}/api/webhooks/woocommerce`;
   for (const topic of ['order.created', 'order.updated', 'order.deleted']) {
     await woo.addWebhook({ topic, deliveryUrl, secret: SECRET });

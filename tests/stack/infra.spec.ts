@@ -501,16 +501,16 @@ describe('docker-compose.yml', () => {
     });
   });
 
-  it('README "Betrieb" gives a first look in compose for every alert Prometheus loads', () => {
+  it('docs/operations.md "Betrieb" gives a first look in compose for every alert Prometheus loads', () => {
     const rules = parse(
       readFileSync(join(REPO_ROOT, 'ops', 'prometheus', 'alerts.yml'), 'utf8'),
     ) as { groups: { rules: { alert?: string }[] }[] };
     const alerts = rules.groups.flatMap((g) => g.rules.flatMap((r) => (r.alert ? [r.alert] : [])));
     expect(alerts.length).toBeGreaterThan(0);
-    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-    const betrieb = readme.slice(
-      readme.indexOf('\n## Betrieb\n'),
-      readme.indexOf('\n## Betrieb: '),
+    const operations = readFileSync(join(REPO_ROOT, 'docs', 'operations.md'), 'utf8');
+    const betrieb = operations.slice(
+      operations.indexOf('\n## Betrieb\n'),
+      operations.indexOf('\n## Betrieb: '),
     );
     const table = betrieb.slice(betrieb.indexOf('| alert | first look |'));
     for (const alert of alerts)

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '../support/site.js';
 
-// The monitoring files (README "Betrieb: Metriken" and "Betrieb: Alarme"), checked
+// The monitoring files (docs/operations.md "Betrieb: Metriken" and "Betrieb: Alarme"), checked
 // statically: with promtool where it is installed (Debian's `prometheus` package, which
 // `npm test` installs), and always by reading them.
 
@@ -77,8 +77,8 @@ describe('ops/prometheus', () => {
       expect(String(rule.for)).toMatch(/^\d+[smh]$/);
       expect(['critical', 'warning']).toContain(rule.labels?.severity);
       expect(typeof rule.annotations?.summary).toBe('string');
-      expect(rule.annotations?.description).toContain('README.md#betrieb-alarme');
-      expect(rule.annotations?.runbook_url).toBe('README.md#betrieb-alarme');
+      expect(rule.annotations?.description).toContain('docs/operations.md#betrieb-alarme');
+      expect(rule.annotations?.runbook_url).toBe('docs/operations.md#betrieb-alarme');
     }
     const names = rules.map((rule) => rule.alert);
     expect(new Set(names).size).toBe(names.length);
@@ -109,9 +109,9 @@ describe('ops/prometheus', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('README\'s runbook anchor exists: a section "Betrieb: Alarme" naming every alert', () => {
-    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-    const section = /^## Betrieb: Alarme\n([\s\S]*?)(?=^## )/m.exec(readme)?.[1] ?? '';
+  it('the runbook anchor exists: docs/operations.md has a section "Betrieb: Alarme" naming every alert', () => {
+    const operations = readFileSync(join(REPO_ROOT, 'docs', 'operations.md'), 'utf8');
+    const section = /^## Betrieb: Alarme\n([\s\S]*?)(?=^## )/m.exec(operations)?.[1] ?? '';
     for (const rule of rules) expect(section).toContain(`\`${rule.alert}\``);
   });
 

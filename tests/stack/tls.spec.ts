@@ -10,7 +10,7 @@ import { freePorts } from '../support/site.js';
 import { makeTestCertificate, type TestCertificate } from '../support/test-certificate.js';
 import { startStackCli, type RunningStack } from './stack-support.js';
 
-// HTTPS in nginx (README "HTTPS"): `npm run stack` with TLS_CERT_FILE and TLS_KEY_FILE serves
+// HTTPS in nginx (docs/operations.md "HTTPS"): `npm run stack` with TLS_CERT_FILE and TLS_KEY_FILE serves
 // the site over TLS with the container's server block (nginx/templates/https.server.template),
 // and plain HTTP redirects there. The certificate is made here with openssl: a test CA and a
 // leaf for localhost, as README describes for the stack.

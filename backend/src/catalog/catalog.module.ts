@@ -23,7 +23,7 @@ export class CatalogModule implements OnModuleInit {
   ) {}
 
   /**
-   * How old the catalog this process serves is (README "Betrieb: Metriken"): beyond
+   * How old the catalog this process serves is (docs/operations.md "Betrieb: Metriken"): beyond
    * CATALOG_TTL_SECONDS only while WooCommerce cannot be reached (served stale for up to a
    * day, rules "Errors"). No series before the first successful fetch.
    */

@@ -464,7 +464,7 @@ describe('configuration from the environment', () => {
       parseConfig({ MODULES: 'products', CHECKOUT_URL: 'http://checkout:3000/' }).checkoutUrl,
     ).toBe('http://checkout:3000');
     expect(() => parseConfig({ CHECKOUT_URL: 'checkout:3000' })).toThrow(ConfigError);
-    // README "WooCommerce webhooks": the webhooks' secret is optional beside the shop.
+    // docs/operations.md "WooCommerce webhooks": the webhooks' secret is optional beside the shop.
     const shop = {
       WOOCOMMERCE_URL: 'https://shop.example',
       WOOCOMMERCE_KEY: 'ck_1',

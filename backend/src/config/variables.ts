@@ -78,7 +78,7 @@ export const trustProxy = z
 
 /**
  * METRICS_PORT: the port of the process's Prometheus metrics, default 9464; "0" or "off":
- * none (null). `npm run stack` gives checkout the next port (README "Metriken").
+ * none (null). `npm run stack` gives checkout the next port (docs/operations.md "Metriken").
  */
 export const metricsPort = z
   .string()

@@ -33,7 +33,7 @@ export type DoorRequest = FastifyRequest & { doorSession?: string };
 export const DoorCodeOnly = () => SetMetadata(DOOR_CODE_ONLY, true);
 
 /**
- * Every /api/checkin route needs the door code or a door session (README "Door check-in").
+ * Every /api/checkin route needs the door code or a door session (docs/features.md "Door check-in").
  *
  * Five wrong codes lock the address (an IPv6 /64) out for 15 minutes, and while it is locked
  * out no code it sends is compared at all: the right one gets the same 429, so guessing

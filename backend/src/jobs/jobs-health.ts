@@ -7,7 +7,7 @@ import { dueJobs } from './job.repository.js';
  * A job due this long and still not done means no process runs the queue (a runner hung,
  * every checkout process gone, a job whose handler no running release has): ticket mails and
  * hand-offs wait. A failing job does not count: each retry makes it due again later, so its
- * wait starts anew (README "Betrieb: Metriken", the alert `JobsStuck`).
+ * wait starts anew (docs/operations.md "Betrieb: Metriken", the alert `JobsStuck`).
  */
 export const STUCK_JOB_AFTER_MS = 15 * 60_000;
 

@@ -9,7 +9,7 @@ import { KyselyMailboxRepository } from './mailbox.repository.js';
 import { TestMailbox } from './test-mailbox.js';
 
 /**
- * The SMTP server's sends timed and their failures counted (README "Betrieb: Metriken"). A
+ * The SMTP server's sends timed and their failures counted (docs/operations.md "Betrieb: Metriken"). A
  * recipient the server refuses (nodemailer's EENVELOPE) is an answer about one address, not
  * the server failing.
  */

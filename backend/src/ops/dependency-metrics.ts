@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram, Registry } from 'prom-client';
 
-/** The services the site calls over the network (README "Betrieb: Metriken"). */
+/** The services the site calls over the network (docs/operations.md "Betrieb: Metriken"). */
 export type Dependency = 'woocommerce' | 'stripe' | 'smtp';
 
 /** Whether a thrown error means the dependency failed, rather than answered "no". */

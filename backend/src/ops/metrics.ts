@@ -31,7 +31,7 @@ export interface AppMetricsSources {
 }
 
 /**
- * One process's Prometheus metrics (README "Betrieb: Metriken"): process and event-loop
+ * One process's Prometheus metrics (docs/operations.md "Betrieb: Metriken"): process and event-loop
  * metrics, HTTP requests by route template, and the jobs queue and the checkout side's
  * figures read from the store at scrape time, on the registry the modules added their own
  * to (the catalog's cache age, calls to WooCommerce, Stripe and SMTP: dependency-metrics.ts).

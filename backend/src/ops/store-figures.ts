@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { StoreDb } from '../store/store.database.js';
 
-/** What the store holds right now, as the metrics report it (README "Betrieb: Metriken"). */
+/** What the store holds right now, as the metrics report it (docs/operations.md "Betrieb: Metriken"). */
 export interface StoreFigures {
   /** Orders of the site by the order machine's state. */
   orders: Map<string, number>;

@@ -39,7 +39,7 @@ export function createPaymentsAdapter(config: AppConfig): PaymentsPort {
   return new TestPaymentsAdapter(config.publicUrl);
 }
 
-/** Stripe's calls timed and their failures counted (README "Betrieb: Metriken"). */
+/** Stripe's calls timed and their failures counted (docs/operations.md "Betrieb: Metriken"). */
 const paymentsProvider: Provider = {
   provide: PaymentsPort,
   useFactory: (config: AppConfig, metrics: MetricsRegistry) => {

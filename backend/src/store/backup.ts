@@ -19,7 +19,7 @@ import { sql } from 'kysely';
 import type { BackupConfig, DatabaseConfig } from '../config/config.js';
 import { StoreDatabase } from './store.database.js';
 
-// Backups of the store (README "Betrieb"): a consistent copy made while the site runs
+// Backups of the store (docs/operations.md "Betrieb"): a consistent copy made while the site runs
 // (SQLite's online backup API, PostgreSQL's `pg_dump -Fc`), named by UTC time, the newest
 // BACKUP_KEEP kept, encrypted when BACKUP_PASSPHRASE is set. A restore goes into an empty
 // store only and then runs the migrations, so an older backup restores into a newer site.

@@ -352,7 +352,7 @@ function migrations(kind: StoreKind): Record<string, Migration> {
       },
     },
     // The waiting list offers only places that came free while an entry waited: what was on
-    // sale when it was confirmed stays on sale (README "Waiting list"). Null until a pass has
+    // sale when it was confirmed stays on sale (docs/features.md "Waiting list"). Null until a pass has
     // measured it, which is also right for entries confirmed before this column existed.
     '2026-11-30-001-waitlist-public-free': {
       async up(db: Kysely<unknown>) {

@@ -50,7 +50,7 @@ export function stockOfWaitedUnit(
  * stock − holds (checkouts' and offers'), and the oldest confirmed entries whose quantity
  * fits get an offer, whose hold keeps the places.
  *
- * Only places that came free while the entry waited are offered (README "Waiting list"):
+ * Only places that came free while the entry waited are offered (docs/features.md "Waiting list"):
  * each entry carries the places that were on sale when it was confirmed (`publicFree`,
  * lowered at every pass to what is on sale then). Those stay on sale to everyone; an entry
  * is offered only what is free beyond them, so the list never takes seats nobody had sold.

@@ -17,7 +17,7 @@ function config(env: NodeJS.ProcessEnv = {}): AppConfig {
   });
 }
 
-// README "Betrieb: Metriken": a due job waiting over 15 minutes means nobody runs the queue;
+// docs/operations.md "Betrieb: Metriken": a due job waiting over 15 minutes means nobody runs the queue;
 // the checkout side then answers /api/health/ready with 503 and names the job.
 describe('readiness and the jobs queue', () => {
   let app: NestFastifyApplication;

@@ -34,7 +34,7 @@ const WOO_FAILURES = (operation: string) =>
 const WOO_CALLS = (operation: string) =>
   `dependency_request_duration_seconds_count{dependency="woocommerce",operation="${operation}"}`;
 
-describe('calls to WooCommerce, Stripe and SMTP (README "Betrieb: Metriken")', () => {
+describe('calls to WooCommerce, Stripe and SMTP (docs/operations.md "Betrieb: Metriken")', () => {
   it('times each operation and counts its failures, leaving the adapter its own members', async () => {
     const registry = new Registry();
     const metrics = new DependencyMetrics(registry);

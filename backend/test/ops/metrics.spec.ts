@@ -19,7 +19,7 @@ function config(env: NodeJS.ProcessEnv = {}): AppConfig {
   });
 }
 
-describe.each(DATABASES)('Prometheus metrics (README "Metriken", %s)', (kind) => {
+describe.each(DATABASES)('Prometheus metrics (docs/operations.md "Metriken", %s)', (kind) => {
   let database: { url: string; drop(): Promise<void> };
   let app: NestFastifyApplication;
   let server: Server;

@@ -33,7 +33,7 @@ async function logLines(fn: () => Promise<void>): Promise<Record<string, unknown
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-describe('X-Request-Id (README "Betrieb: Metriken", request ids)', () => {
+describe('X-Request-Id (docs/operations.md "Betrieb: Metriken", request ids)', () => {
   let app: NestFastifyApplication;
 
   beforeAll(async () => {

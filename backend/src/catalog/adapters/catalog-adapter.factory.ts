@@ -18,7 +18,7 @@ export function createCatalogAdapter(config: AppConfig): CatalogPort {
 }
 
 /**
- * WooCommerce's calls timed and their failures counted (README "Betrieb: Metriken"). A
+ * WooCommerce's calls timed and their failures counted (docs/operations.md "Betrieb: Metriken"). A
  * refused hand-off is the shop's answer, shown to the organizer (rules "Hand-off
  * refused"), not WooCommerce failing.
  */

@@ -159,7 +159,7 @@ describe('event page of a simple event', () => {
   });
 });
 
-describe('waiting list on the event page (README "Waiting list")', () => {
+describe('waiting list on the event page (docs/features.md "Waiting list")', () => {
   it('a join refused because places are on sale says so in German and shows the places again', async () => {
     const user = userEvent.setup();
     const message = `Für „${simpleEvent.name}“ sind noch Plätze frei – du kannst sie direkt buchen. Auf die Warteliste kommst du, sobald alles vergeben ist.`;
