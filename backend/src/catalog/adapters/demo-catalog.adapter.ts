@@ -132,10 +132,12 @@ export class DemoCatalogAdapter extends CatalogPort {
     for (const line of order.lines) {
       const key = line.variationId ?? line.productId;
       const left = this.stock.get(key);
-      // WooCommerce lets a paid order push stock below zero rather than refuse payment;
-      // the demo clamps at zero because a negative count means nothing on the site.
+      // As WooCommerce does: a paid order takes its units even below zero rather than refuse
+      // the payment. The ledger counts on it: a returned ticket's sale takes the place once
+      // and its refund puts it back once (decision 20), so a place lent from a return is
+      // never freed twice.
       if (left !== undefined && left !== null) {
-        this.stock.set(key, Math.max(0, left - line.quantity));
+        this.stock.set(key, left - line.quantity);
       }
     }
     if (order.couponCode) {
