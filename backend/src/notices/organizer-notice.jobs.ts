@@ -87,7 +87,7 @@ export class OrganizerNoticeJobs implements OnModuleInit {
     const { title, paragraphs } = noticeWords(notice);
     const all = [
       ...paragraphs,
-      'Du findest den Hinweis auch im Veranstalterbereich unter „Hinweise“ und kannst ihn dort als erledigt markieren.',
+      'Du findest den Hinweis auch im Veranstalterbereich unter „Hinweise aus dem Shop“ und kannst ihn dort als erledigt markieren.',
     ];
     await this.mail.send({
       id: `organizer-notice-${notice.id}`,

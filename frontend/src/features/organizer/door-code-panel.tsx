@@ -26,6 +26,7 @@ export function DoorCodePanel() {
   const [error, setError] = useState<string | null>(null);
   const [renewed, setRenewed] = useState(false);
   const [devices, setDevices] = useState<OrganizerDoorDevices['devices'] | null>(null);
+  const [signedOut, setSignedOut] = useState<string | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -43,6 +44,10 @@ export function DoorCodePanel() {
     try {
       if (id === null) await endDoorDevices();
       else await endDoorDevice(id);
+      const name = devices?.find((d) => d.id === id)?.device;
+      setSignedOut(
+        id === null ? 'Alle Geräte sind abgemeldet.' : `„${name ?? ''}“ ist abgemeldet.`,
+      );
       setDevices((list) => (id === null ? [] : (list ?? []).filter((d) => d.id !== id)));
     } catch (failure) {
       setError(errorText(failure));
@@ -148,7 +153,7 @@ export function DoorCodePanel() {
                       disabled={busy}
                       aria-label={`Gerät „${d.device}“ (angemeldet ${formatDateTime(d.createdAt) ?? ''}) abmelden`}
                     >
-                      Abmelden
+                      Gerät abmelden
                     </Button>
                   </li>
                 ))}
@@ -160,6 +165,7 @@ export function DoorCodePanel() {
               ) : null}
             </>
           )}
+          {signedOut ? <Alert tone="success">{signedOut}</Alert> : null}
         </div>
       ) : null}
       {error ? <Alert tone="error">{error}</Alert> : null}

@@ -115,7 +115,7 @@ export function TicketView({ ticket: loaded }: TicketViewProps) {
           <dl className={styles.facts}>
             <Fact term="Datum">{date ?? 'Termin folgt'}</Fact>
             {time ? <Fact term="Beginn">{time}</Fact> : null}
-            {ticket.venue ? <Fact term="Location">{ticket.venue}</Fact> : null}
+            {ticket.venue ? <Fact term="Ort">{ticket.venue}</Fact> : null}
             {ticket.tier ? <Fact term="Kategorie">{ticket.tier}</Fact> : null}
             {ticket.holder ? <Fact term="Name">{ticket.holder}</Fact> : null}
             {ticket.company ? <Fact term="Firma">{ticket.company}</Fact> : null}
