@@ -1,5 +1,7 @@
+import type { EventEmitter2 } from '@nestjs/event-emitter';
 import type { Selectable } from 'kysely';
 import type { Places } from './capacity.js';
+import { PLACES_RELEASED } from './holds.js';
 import {
   couponKey,
   type HeldCouponUses,
@@ -10,6 +12,7 @@ import {
   type NewHold,
 } from './holds.port.js';
 import type { StoreDb, StoreKind } from '../store/store.database.js';
+import { type CommitHooks, COMMITTED } from '../store/store.port.js';
 import type { HoldsTable } from '../store/store.schema.js';
 
 /** rules "Capacity": the holds on Kysely; `db` is the store or one transaction. */
@@ -17,8 +20,19 @@ export class KyselyHoldRepository extends HoldRepository {
   constructor(
     private readonly db: StoreDb,
     private readonly kind: StoreKind,
+    private readonly hooks: CommitHooks = COMMITTED,
+    private readonly events: EventEmitter2 | null = null,
   ) {
     super();
+  }
+
+  /**
+   * Places may have come free: once the transaction has committed, `places.released` is
+   * published (the waiting list's pass and the returns listen), once per transaction.
+   */
+  private releasedAfterCommit(): void {
+    const events = this.events;
+    if (events) this.hooks.afterCommit(() => events.emit(PLACES_RELEASED), PLACES_RELEASED);
   }
 
   /**
@@ -160,10 +174,12 @@ export class KyselyHoldRepository extends HoldRepository {
       .set({ released: 1 })
       .where('owner', '=', owner)
       .execute();
+    this.releasedAfterCommit();
   }
 
   async releaseHold(holdId: number): Promise<void> {
     await this.db.updateTable('holds').set({ released: 1 }).where('id', '=', holdId).execute();
+    this.releasedAfterCommit();
   }
 
   async claim(holdId: number, by: string, now: number): Promise<boolean> {
@@ -174,7 +190,10 @@ export class KyselyHoldRepository extends HoldRepository {
       .where('released', '=', 0)
       .where('expires_at', '>', now)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    const claimed = Number(result.numUpdatedRows) > 0;
+    // The claimer may take fewer places than the hold kept: the rest is free.
+    if (claimed) this.releasedAfterCommit();
+    return claimed;
   }
 
   /** As `lockCapacity`: SQLite's write transaction already serialises; PostgreSQL locks a row per code. */

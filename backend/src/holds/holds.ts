@@ -59,7 +59,7 @@ export interface TakeRequest<L extends CapacityLine> {
  * claiming a hold with its token, giving places back; and the two notices its users
  * listen to: a claim that changed (in the transaction, through the listeners its owner
  * registers) and places that came free (the `places.released` event after the commit,
- * published by whoever committed the release). rules "Coupons": a checkout's coupon use is
+ * published by the holds' repository, or by `shopStockReturned`). rules "Coupons": a checkout's coupon use is
  * held the same way, under its own lock (docs/decisions/0013-coupon-uses-are-held.md).
  */
 @Injectable()
@@ -73,10 +73,11 @@ export class Holds {
   }
 
   /**
-   * After the commit of a transaction that released holds (or claimed one, whose places
-   * may be more than the claimer took): publishes that places may have come free.
+   * The shop's stock has places again (a refund or restock there, no transaction of the
+   * store): whoever waits for places hears of it now. Places freed in the store are
+   * published by `HoldRepository` after their transaction's commit.
    */
-  placesReleased(): void {
+  shopStockReturned(): void {
     this.events.emit(PLACES_RELEASED);
   }
 

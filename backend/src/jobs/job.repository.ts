@@ -1,5 +1,7 @@
 import { type ExpressionBuilder, type Insertable, sql } from 'kysely';
 import type { StoreDb } from '../store/store.database.js';
+import { type CommitHooks, COMMITTED } from '../store/store.port.js';
+import type { JobSignal } from './job-signal.js';
 import { JobRepository, type LeasedJob, type NewJob } from './jobs.port.js';
 import type { JobsTable, StoreSchema } from '../store/store.schema.js';
 
@@ -9,10 +11,23 @@ const LEASE_CANDIDATES = 5;
 /** The key of a recurring job's one row. */
 const RECURRING_KEY = 'recurring';
 
-/** The `jobs` table on Kysely; `db` is the store or one transaction. */
+/**
+ * The `jobs` table on Kysely; `db` is the store or one transaction. A job enqueued wakes
+ * this process's runner once the transaction has committed (`hooks`), so it runs now
+ * rather than at the next poll; nobody wakes the runner by hand.
+ */
 export class KyselyJobRepository extends JobRepository {
-  constructor(private readonly db: StoreDb) {
+  constructor(
+    private readonly db: StoreDb,
+    private readonly hooks: CommitHooks = COMMITTED,
+    private readonly signal: JobSignal | null = null,
+  ) {
     super();
+  }
+
+  private wakeAfterCommit(): void {
+    const signal = this.signal;
+    if (signal) this.hooks.afterCommit(() => signal.wake(), 'jobs.wake');
   }
 
   async enqueue(job: NewJob, now: number): Promise<void> {
@@ -21,6 +36,7 @@ export class KyselyJobRepository extends JobRepository {
       .values(newRow(job, now))
       .onConflict((oc) => oc.columns(['name', 'key']).doNothing())
       .execute();
+    this.wakeAfterCommit();
   }
 
   async enqueueAgain(job: NewJob, now: number, againAfterMs = 0): Promise<void> {
@@ -44,6 +60,7 @@ export class KyselyJobRepository extends JobRepository {
           .where('jobs.requested_at', '<=', now - againAfterMs),
       )
       .execute();
+    this.wakeAfterCommit();
   }
 
   async schedule(name: string, runAt: number, now: number): Promise<void> {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { storeRepository, StoreModule } from '../store/store.module.js';
+import { storeRepositoryWith, StoreModule } from '../store/store.module.js';
 import { JobHandlers } from './job-handlers.js';
 import { KyselyJobRepository } from './job.repository.js';
 import { JobOptions } from './job-options.js';
@@ -10,14 +10,18 @@ import { JobRepository } from './jobs.port.js';
 
 /**
  * The one job runner (docs/decisions/0011-one-job-runner.md). Modules that own jobs import
- * this module, register their handlers with `JobHandlers` and wake the runner with
- * `JobSignal` after a commit; the jobs themselves are rows of the store's `jobs` table,
- * written by `JobRepository` in the caller's transaction (`tx.get(JobRepository)`).
+ * this module and register their handlers with `JobHandlers`; the jobs themselves are rows
+ * of the store's `jobs` table, written by `JobRepository` in the caller's transaction
+ * (`tx.get(JobRepository)`), which wakes the runner once that transaction has committed.
  */
 @Module({
   imports: [StoreModule],
   providers: [
-    storeRepository(JobRepository, (db) => new KyselyJobRepository(db)),
+    storeRepositoryWith(
+      JobRepository,
+      JobSignal,
+      (db, _kind, hooks, signal) => new KyselyJobRepository(db, hooks, signal),
+    ),
     JobOptions,
     JobHandlers,
     JobSignal,

@@ -221,7 +221,7 @@ export class OrderJobHandlers implements OnModuleInit {
       // The shop's stock has those places again: every process's catalog is told, then
       // the waiting list (rules "Waiting list": places that came free).
       await this.catalogVersion.changed();
-      this.holds.placesReleased();
+      this.holds.shopStockReturned();
     }
   }
 
@@ -262,7 +262,7 @@ export class OrderJobHandlers implements OnModuleInit {
     this.logger.log({ msg: 'places put back into the shop', orderId, catalogOrderId, units });
     if (units > 0) {
       await this.catalogVersion.changed();
-      this.holds.placesReleased();
+      this.holds.shopStockReturned();
     }
   }
 

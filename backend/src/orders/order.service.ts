@@ -15,7 +15,6 @@ import {
 import type { CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { AppConfig } from '../config/config.js';
-import { JobSignal } from '../jobs/job-signal.js';
 import type { CapacityLine } from '../holds/capacity.js';
 import { Holds, readAtOf } from '../holds/holds.js';
 import { findStockUnit } from '../holds/stock-unit.js';
@@ -194,7 +193,6 @@ export class OrderService {
     @Inject(CatalogService) private readonly catalog: CatalogService,
     @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
     @Inject(AppConfig) private readonly config: AppConfig,
-    @Inject(JobSignal) private readonly jobs: JobSignal,
     @Inject(Holds) private readonly holds: Holds,
     @Inject(OrderEffects) private readonly effects: OrderEffects,
   ) {}
@@ -284,11 +282,6 @@ export class OrderService {
         return { order };
       }),
     );
-    if ('order' in result) {
-      this.afterCommit(initial.effects);
-      // A claimed hold of more places than the checkout took leaves the rest free.
-      if (draft.claimToken) this.holds.placesReleased();
-    }
     return result;
   }
 
@@ -330,7 +323,6 @@ export class OrderService {
       const next = transitionOrder(order.status, order.context, { type: 'order.cancel' });
       return { order: await this.commit(tx, order, next, now, NO_FACTS), next };
     });
-    this.afterCommit(applied?.next.effects ?? []);
     return applied?.order;
   }
 
@@ -352,7 +344,6 @@ export class OrderService {
         return applied;
       }),
     );
-    this.afterCommit(applied.transition?.effects ?? []);
     this.logger.log({
       msg: 'payment event',
       id: delivery.id,
@@ -398,7 +389,6 @@ export class OrderService {
       }
       return applied;
     });
-    this.afterCommit(applied.transition?.effects ?? []);
     if (quiet && !applied.transition?.changed) return applied.outcome;
     this.logger.log({
       msg: 'shop event',
@@ -434,7 +424,6 @@ export class OrderService {
         ),
       ),
     );
-    this.afterCommit(applied.transition?.effects ?? []);
     if (applied.transition?.changed) {
       this.logger.log({
         msg: 'order reconciled with the provider',
@@ -469,7 +458,6 @@ export class OrderService {
       await this.commit(tx, order, next, now, NO_FACTS);
       await tx.get(JobRepository).fail(job.id, now, reason);
     });
-    this.jobs.wake();
   }
 
   /**
@@ -485,7 +473,6 @@ export class OrderService {
       return { order: await this.commit(tx, order, next, now, NO_FACTS), next };
     });
     if (!applied) return null;
-    this.afterCommit(applied.next.effects);
     return { order: applied.order, retried: applied.next.changed };
   }
 
@@ -531,7 +518,6 @@ export class OrderService {
       return { order: await this.commit(tx, order, next, now, NO_FACTS), next };
     });
     if (!applied) return null;
-    if (applied.next) this.afterCommit(applied.next.effects);
     return { order: applied.order, changed: applied.next?.changed ?? false };
   }
 
@@ -759,26 +745,6 @@ export class OrderService {
             now,
           });
       }
-    }
-  }
-
-  /**
-   * After the commit: a job the runner should run now rather than at its next poll, and
-   * places released for whoever listens to the holds.
-   */
-  private afterCommit(effects: readonly OrderEffect[]): void {
-    // Whoever waits for places (rules "Waiting list") hears of them now, not at its next look.
-    if (effects.includes('reservation.release')) this.holds.placesReleased();
-    if (
-      effects.includes('handoff.enqueue') ||
-      effects.includes('refund.request') ||
-      effects.includes('tickets.issue') ||
-      effects.includes('handoff.reportFailure') ||
-      effects.includes('handoff.retry') ||
-      effects.includes('shop.refund') ||
-      effects.includes('shop.restock')
-    ) {
-      this.jobs.wake();
     }
   }
 }

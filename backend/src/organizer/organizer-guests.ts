@@ -19,7 +19,6 @@ import {
 import { apiError } from '../common/api-error.js';
 import { CheckinRepository, type DoorTicket } from '../door/door.port.js';
 import { ManualCheckins } from '../door/manual-checkin.js';
-import { JobSignal } from '../jobs/job-signal.js';
 import { JobRepository } from '../jobs/jobs.port.js';
 import { ORDER_JOBS, orderJob } from '../orders/order-jobs.js';
 import { TRANSFER_JOBS, transferJob } from '../tickets/ticket-transfer.jobs.js';
@@ -70,7 +69,6 @@ export class OrganizerGuests {
     @Inject(ManualCheckins) private readonly manual: ManualCheckins,
     @Inject(OrganizerDashboard) private readonly dashboard: OrganizerDashboard,
     @Inject(JobRepository) private readonly jobs: JobRepository,
-    @Inject(JobSignal) private readonly signal: JobSignal,
   ) {}
 
   async list(idParam: string, query: unknown): Promise<Attendees> {
@@ -153,7 +151,6 @@ export class OrganizerGuests {
         : orderJob(ORDER_JOBS.ticketResend, ticket.orderId),
       Date.now(),
     );
-    this.signal.wake();
     return { attendee: attendeeOf(ticket) };
   }
 

@@ -14,7 +14,6 @@ import { AppConfig } from '../config/config.js';
 import { CheckinRepository } from '../door/door.port.js';
 import { type Job, JobHandlers } from '../jobs/job-handlers.js';
 import { JobRepository } from '../jobs/jobs.port.js';
-import { JobSignal } from '../jobs/job-signal.js';
 import {
   mailParagraph,
   mailSection,
@@ -133,7 +132,6 @@ export class OrganizerMails implements OnModuleInit {
     @Inject(Store) private readonly store: Store,
     @Inject(MailPort) private readonly mailPort: MailPort,
     @Inject(JobHandlers) private readonly handlers: JobHandlers,
-    @Inject(JobSignal) private readonly signal: JobSignal,
   ) {}
 
   onModuleInit(): void {
@@ -223,7 +221,6 @@ export class OrganizerMails implements OnModuleInit {
       }
       return true;
     });
-    this.signal.wake();
     const mail = await this.mails.findBySendId(sendId);
     this.logger.log({
       msg: 'organizer mail queued',

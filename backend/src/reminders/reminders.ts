@@ -5,7 +5,6 @@ import { CatalogService } from '../catalog/catalog.service.js';
 import { AppConfig } from '../config/config.js';
 import { type Job, JobHandlers } from '../jobs/job-handlers.js';
 import { JobRepository } from '../jobs/jobs.port.js';
-import { JobSignal } from '../jobs/job-signal.js';
 import {
   mailButton,
   mailParagraph,
@@ -113,7 +112,6 @@ export class TicketReminders implements OnModuleInit {
     @Inject(Store) private readonly store: Store,
     @Inject(MailPort) private readonly mail: MailPort,
     @Inject(JobHandlers) private readonly handlers: JobHandlers,
-    @Inject(JobSignal) private readonly signal: JobSignal,
   ) {}
 
   private get hoursBefore(): number {
@@ -177,7 +175,6 @@ export class TicketReminders implements OnModuleInit {
         await jobs.enqueue({ name: REMINDER_MAIL_JOB, payload, key, subject: orderId }, now);
       }
     });
-    this.signal.wake();
     return due.size;
   }
 

@@ -12,7 +12,6 @@ import { AppConfig } from '../config/config.js';
 import { Holds } from '../holds/holds.js';
 import { HoldRepository, type Hold } from '../holds/holds.port.js';
 import { findStockUnit } from '../holds/stock-unit.js';
-import { JobSignal } from '../jobs/job-signal.js';
 import { JobRepository } from '../jobs/jobs.port.js';
 import { OrderRepository } from '../orders/orders.port.js';
 import { PaymentsPort } from '../orders/payments/payments.port.js';
@@ -82,7 +81,6 @@ export class TicketReturns {
     @Inject(HoldRepository) private readonly holdStore: HoldRepository,
     @Inject(WaitlistRepository) private readonly waitlist: WaitlistRepository,
     @Inject(WaitlistPass) private readonly pass: WaitlistPass,
-    @Inject(JobSignal) private readonly jobs: JobSignal,
     @Inject(AppConfig) private readonly config: AppConfig,
     @Inject(Holds) holds: Holds,
     @Inject(TicketReturnJobs) returnJobs: TicketReturnJobs,
@@ -157,7 +155,6 @@ export class TicketReturns {
     });
     if (made) {
       this.logger.log({ msg: 'ticket offered back', returnId: made.id, ticketId: ticket.id });
-      this.jobs.wake();
     }
     const stored = await this.returns.liveForTicket(ticket.id);
     return stored ? viewOf(stored, ticket) : { state: 'unavailable' };
@@ -219,7 +216,6 @@ export class TicketReturns {
       lapsed += result.closed;
       offers += result.made;
     }
-    if (offers > 0) this.jobs.wake();
     if (lapsed > 0) this.logger.log({ msg: 'ticket returns lapsed', lapsed });
     return { lapsed, offers };
   }

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
-import { JobSignal } from '../jobs/job-signal.js';
 import { JobRepository } from '../jobs/jobs.port.js';
 import { ORDER_JOBS, orderJob, shopRestockJob } from '../orders/order-jobs.js';
 import { type EventOutcome, OrderService } from '../orders/order.service.js';
@@ -102,7 +101,6 @@ export class ShopOrders implements OnModuleInit {
     @Inject(OrderService) private readonly orders: OrderService,
     @Inject(TicketOrders) private readonly tickets: TicketOrders,
     @Inject(ShopOrderRepository) private readonly shopOrders: ShopOrderRepository,
-    @Inject(JobSignal) private readonly jobs: JobSignal,
   ) {}
 
   onModuleInit(): void {
@@ -155,7 +153,6 @@ export class ShopOrders implements OnModuleInit {
       }
       return applied;
     });
-    if (result.mail) this.jobs.wake();
     if (!report.quiet || APPLIED.has(result.outcome)) {
       this.logger.log({
         msg: 'shop order',
@@ -206,7 +203,6 @@ export class ShopOrders implements OnModuleInit {
       }
       return result;
     });
-    if (outcome === 'tickets_revoked') this.jobs.wake();
     if (!report.quiet || APPLIED.has(outcome)) {
       this.logger.log({
         msg: 'shop refund of lines',

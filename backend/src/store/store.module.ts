@@ -1,10 +1,22 @@
-import { Inject, Module, type OnModuleInit, type Provider } from '@nestjs/common';
+import {
+  Inject,
+  type InjectionToken,
+  Module,
+  type OnModuleInit,
+  type Provider,
+} from '@nestjs/common';
 import { AppConfig } from '../config/config.js';
 import { HealthIndicators } from '../health/health-indicators.js';
 import { KyselyStore, type RepositoryFactory } from './kysely-store.js';
 import { KyselySettingsRepository } from './settings.repository.js';
-import { StoreDatabase } from './store.database.js';
-import { type RepositoryPort, SettingsRepository, Store } from './store.port.js';
+import { StoreDatabase, type StoreDb, type StoreKind } from './store.database.js';
+import {
+  type CommitHooks,
+  COMMITTED,
+  type RepositoryPort,
+  SettingsRepository,
+  Store,
+} from './store.port.js';
 
 /**
  * A module's repository: its port bound to the Kysely adapter over the store's pool (for
@@ -18,7 +30,27 @@ export function storeRepository<R>(port: RepositoryPort<R>, make: RepositoryFact
     inject: [StoreDatabase, Store],
     useFactory: (database: StoreDatabase, store: Store) => {
       if (store instanceof KyselyStore) store.bind(port, make);
-      return make(database.db, database.kind);
+      return make(database.db, database.kind, COMMITTED);
+    },
+  };
+}
+
+/**
+ * As `storeRepository`, for an adapter that needs one of its module's providers (what it
+ * tells after the commit, such as the job runner's signal).
+ */
+export function storeRepositoryWith<R, D>(
+  port: RepositoryPort<R>,
+  dependency: InjectionToken<D>,
+  make: (db: StoreDb, kind: StoreKind, hooks: CommitHooks, dependency: D) => R,
+): Provider {
+  return {
+    provide: port,
+    inject: [StoreDatabase, Store, dependency],
+    useFactory: (database: StoreDatabase, store: Store, value: D) => {
+      const bound: RepositoryFactory<R> = (db, kind, hooks) => make(db, kind, hooks, value);
+      if (store instanceof KyselyStore) store.bind(port, bound);
+      return bound(database.db, database.kind, COMMITTED);
     },
   };
 }

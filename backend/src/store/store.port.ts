@@ -14,9 +14,25 @@ export type RepositoryPort<R> = abstract new (...args: never[]) => R;
  * repositories are bound by the module itself (`storeRepository` in `store.module.ts`), so
  * the store knows no module and a transaction hands nobody the others' repositories.
  */
-export interface Transaction {
+export interface Transaction extends CommitHooks {
   get<R>(port: RepositoryPort<R>): R;
 }
+
+/**
+ * What happens once a write is durable: a repository or its caller registers it, the store
+ * runs it after the commit (never after a rollback), once per `key`. Outside a transaction
+ * (a repository on the store's pool, where every statement commits itself) it runs at once.
+ * This is the one way reactions leave a transaction: the job runner is woken, places that
+ * came free are published (docs/architecture.md, "After the commit").
+ */
+export interface CommitHooks {
+  afterCommit(work: () => void, key?: string): void;
+}
+
+/** The hooks of a repository on the store's pool: each statement has committed already. */
+export const COMMITTED: CommitHooks = {
+  afterCommit: (work) => work(),
+};
 
 export abstract class Store {
   /**

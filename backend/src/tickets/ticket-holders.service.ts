@@ -6,7 +6,6 @@ import {
 } from '@awhh/machines';
 import { apiError } from '../common/api-error.js';
 import { parseBody } from '../common/validation.js';
-import { JobSignal } from '../jobs/job-signal.js';
 import { JobRepository } from '../jobs/jobs.port.js';
 import { Store, type Transaction } from '../store/store.port.js';
 import {
@@ -63,7 +62,6 @@ export class TicketHolderService {
     @Inject(TicketService) private readonly tickets: TicketService,
     @Inject(TicketRepository) private readonly store: TicketRepository,
     @Inject(Store) private readonly transactions: Store,
-    @Inject(JobSignal) private readonly signal: JobSignal,
   ) {}
 
   /** rules "Named tickets": who else decides a ticket's fate may refuse its transfer. */
@@ -134,7 +132,6 @@ export class TicketHolderService {
       await jobs.enqueue(transferJob(TRANSFER_JOBS.buyerNotice, result), now);
       return result;
     });
-    this.signal.wake();
     this.logger.log({
       msg: 'ticket passed on',
       ticketId: moved.id,

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ticketResendRequestSchema } from '@awhh/machines';
 import { parseBody } from '../common/validation.js';
 import { ORDER_JOBS, orderJob } from '../orders/order-jobs.js';
-import { JobSignal } from '../jobs/job-signal.js';
 import { JobRepository } from '../jobs/jobs.port.js';
 import { TicketOrders } from './ticket-orders.js';
 import { transferJob, TRANSFER_JOBS } from './ticket-transfer.jobs.js';
@@ -18,7 +17,6 @@ export class TicketResendService {
   constructor(
     @Inject(TicketRepository) private readonly tickets: TicketRepository,
     @Inject(JobRepository) private readonly jobs: JobRepository,
-    @Inject(JobSignal) private readonly signal: JobSignal,
     @Inject(TicketOrders) private readonly orders: TicketOrders,
   ) {}
 
@@ -38,7 +36,6 @@ export class TicketResendService {
     for (const ticket of passedOn) {
       await this.jobs.enqueueAgain(transferJob(TRANSFER_JOBS.holderMail, ticket), Date.now());
     }
-    if (newest || passedOn.length > 0) this.signal.wake();
     return {};
   }
 }

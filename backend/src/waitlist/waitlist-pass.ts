@@ -11,7 +11,6 @@ import type { CatalogProduct } from '../catalog/catalog.port.js';
 import { CatalogService } from '../catalog/catalog.service.js';
 import { CheckoutOptions } from '../orders/checkout.options.js';
 import { AppConfig } from '../config/config.js';
-import { JobSignal } from '../jobs/job-signal.js';
 import { Holds, PLACES_RELEASED } from '../holds/holds.js';
 import { findStockUnit, type StockUnit } from '../holds/stock-unit.js';
 import { Store, type Transaction } from '../store/store.port.js';
@@ -19,11 +18,11 @@ import {
   type WaitedUnit,
   type WaitlistEntry,
   type WaitlistOffer,
+  WAITLIST_CONFIRMED,
   WaitlistRepository,
 } from './waitlist.port.js';
 import { newWaitlistToken } from './waitlist-links.js';
 import { waitlistMailJob } from './waitlist-mailer.js';
-import { WaitlistSignal } from './waitlist.signal.js';
 import { SerialRunner } from '../common/serial-runner.js';
 import { HoldRepository } from '../holds/holds.port.js';
 import { JobRepository } from '../jobs/jobs.port.js';
@@ -74,11 +73,13 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(CatalogService) private readonly catalog: CatalogService,
     @Inject(AppConfig) private readonly config: AppConfig,
     @Inject(CheckoutOptions) private readonly options: CheckoutOptions,
-    @Inject(JobSignal) private readonly jobs: JobSignal,
     @Inject(Holds) private readonly holds: Holds,
-    @Inject(WaitlistSignal) signal: WaitlistSignal,
-  ) {
-    signal.listen(() => this.kick());
+  ) {}
+
+  /** An entry was confirmed (published after its commit): look now. */
+  @OnEvent(WAITLIST_CONFIRMED)
+  onConfirmed(): void {
+    this.kick();
   }
 
   /** Places came free (published by the holds' users after their commit): look now. */
@@ -128,7 +129,6 @@ export class WaitlistPass implements OnApplicationBootstrap, OnModuleDestroy {
       made.push(...(await this.offerPlaces(found)));
     }
     if (made.length > 0) {
-      this.jobs.wake();
       this.logger.log({ msg: 'waiting-list offers made', offers: made.length });
     }
     return made;

@@ -1,17 +1,17 @@
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { Module } from '@nestjs/common';
 import { CatalogModule } from '../catalog/catalog.module.js';
 import { HoldsModule } from '../holds/holds.module.js';
 import { JobsModule } from '../jobs/jobs.module.js';
 import { MailModule } from '../mail/mail.module.js';
 import { OrdersModule } from '../orders/orders.module.js';
-import { storeRepository, StoreModule } from '../store/store.module.js';
+import { storeRepositoryWith, StoreModule } from '../store/store.module.js';
 import { WaitlistMailer } from './waitlist-mailer.js';
 import { WaitlistPass } from './waitlist-pass.js';
 import { WaitlistController } from './waitlist.controller.js';
 import { WaitlistRepository } from './waitlist.port.js';
 import { KyselyWaitlistRepository } from './waitlist.repository.js';
 import { WaitlistService } from './waitlist.service.js';
-import { WaitlistSignal } from './waitlist.signal.js';
 
 /**
  * rules "Waiting list": joining, confirming, offers (holds claimable by the offer's link),
@@ -24,8 +24,11 @@ import { WaitlistSignal } from './waitlist.signal.js';
   imports: [StoreModule, CatalogModule, HoldsModule, JobsModule, MailModule, OrdersModule],
   controllers: [WaitlistController],
   providers: [
-    storeRepository(WaitlistRepository, (db, kind) => new KyselyWaitlistRepository(db, kind)),
-    WaitlistSignal,
+    storeRepositoryWith(
+      WaitlistRepository,
+      EventEmitter2,
+      (db, kind, hooks, events) => new KyselyWaitlistRepository(db, kind, hooks, events),
+    ),
     WaitlistService,
     WaitlistPass,
     WaitlistMailer,

@@ -66,6 +66,12 @@ export interface WaitedUnit {
   variationId: number | null;
 }
 
+/**
+ * rules "Waiting list": an entry was confirmed (published after the commit by the
+ * repository), so the pass hears of it within seconds instead of at its next look.
+ */
+export const WAITLIST_CONFIRMED = 'waitlist.confirmed';
+
 /** rules "Waiting list": entries, their offers and their mails. */
 export abstract class WaitlistRepository {
   /** Inserts the entry unless the address already waits for this stock unit; returns the stored one. */

@@ -1,5 +1,8 @@
+import type { EventEmitter2 } from '@nestjs/event-emitter';
 import type { Selectable } from 'kysely';
+import { PLACES_RELEASED } from '../holds/holds.js';
 import type { StoreDb, StoreKind } from '../store/store.database.js';
+import { type CommitHooks, COMMITTED } from '../store/store.port.js';
 import type {
   HoldsTable,
   WaitlistEntriesTable,
@@ -13,6 +16,7 @@ import {
   type WaitlistEntryStatus,
   type WaitlistOffer,
   type WaitlistOfferStatus,
+  WAITLIST_CONFIRMED,
   WaitlistRepository,
 } from './waitlist.port.js';
 
@@ -21,6 +25,8 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
   constructor(
     private readonly db: StoreDb,
     private readonly kind: StoreKind,
+    private readonly hooks: CommitHooks = COMMITTED,
+    private readonly events: EventEmitter2 | null = null,
   ) {
     super();
   }
@@ -50,10 +56,15 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
       .deleteFrom('waitlist_offers')
       .where('entry_id', 'in', [...ids])
       .execute();
-    await this.db
+    const freed = await this.db
       .deleteFrom('holds')
       .where('owner', 'in', [...ids])
-      .execute();
+      .executeTakeFirst();
+    // An offer's places are free once this commits: the waiting list's pass hears of it.
+    const events = this.events;
+    if (events && Number(freed.numDeletedRows) > 0) {
+      this.hooks.afterCommit(() => events.emit(PLACES_RELEASED), PLACES_RELEASED);
+    }
     await this.db
       .deleteFrom('waitlist_entries')
       .where('id', 'in', [...ids])
@@ -126,7 +137,12 @@ export class KyselyWaitlistRepository extends WaitlistRepository {
       .where('id', '=', id)
       .where('status', '=', 'pending')
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    const confirmed = Number(result.numUpdatedRows) > 0;
+    const events = this.events;
+    if (confirmed && events) {
+      this.hooks.afterCommit(() => events.emit(WAITLIST_CONFIRMED), WAITLIST_CONFIRMED);
+    }
+    return confirmed;
   }
 
   async ahead(entry: WaitlistEntry): Promise<number> {

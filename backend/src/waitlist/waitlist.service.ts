@@ -18,13 +18,11 @@ import { parseBody } from '../common/validation.js';
 import { HoldRepository } from '../holds/holds.port.js';
 import { Holds } from '../holds/holds.js';
 import { findStockUnit } from '../holds/stock-unit.js';
-import { JobSignal } from '../jobs/job-signal.js';
 import { Store } from '../store/store.port.js';
 import { type WaitlistEntry, type WaitlistOffer, WaitlistRepository } from './waitlist.port.js';
 import { newWaitlistEntryId, newWaitlistToken } from './waitlist-links.js';
 import { stockOfWaitedUnit } from './waitlist-pass.js';
 import { waitlistMailJob } from './waitlist-mailer.js';
-import { WaitlistSignal } from './waitlist.signal.js';
 import { JobRepository } from '../jobs/jobs.port.js';
 
 const NOT_OFFERED_MESSAGE = 'Für dieses Angebot gibt es keine Warteliste.';
@@ -52,8 +50,6 @@ export class WaitlistService {
     @Inject(WaitlistRepository) private readonly waitlist: WaitlistRepository,
     @Inject(HoldRepository) private readonly holdRepository: HoldRepository,
     @Inject(CatalogService) private readonly catalog: CatalogService,
-    @Inject(JobSignal) private readonly jobs: JobSignal,
-    @Inject(WaitlistSignal) private readonly pass: WaitlistSignal,
     @Inject(Holds) private readonly holds: Holds,
   ) {
     // An offer's places are its hold: used while a checkout that claimed them holds them,
@@ -126,7 +122,6 @@ export class WaitlistService {
           .enqueueAgain(waitlistMailJob.confirm(entry.id), now, CONFIRM_MAIL_GAP_MS);
       }
     });
-    this.jobs.wake();
     return {};
   }
 
@@ -141,7 +136,6 @@ export class WaitlistService {
     if (entry.status === 'pending' && (await this.confirmEntry(entry, now))) {
       confirmedAt = now;
       this.logger.log({ msg: 'waiting-list entry confirmed', entryId: entry.id });
-      this.pass.wake();
     }
     const confirmed = {
       ...entry,
@@ -214,10 +208,7 @@ export class WaitlistService {
       await tx.get(HoldRepository).releaseLent(offer.entryId);
       return true;
     });
-    if (declined) {
-      this.logger.log({ msg: 'waiting-list offer declined', offerId: offer.id });
-      this.holds.placesReleased();
-    }
+    if (declined) this.logger.log({ msg: 'waiting-list offer declined', offerId: offer.id });
     return this.offer(token);
   }
 
@@ -228,9 +219,8 @@ export class WaitlistService {
       : undefined;
     if (!entry) return { removed: false };
     await this.store.write((tx) => tx.get(WaitlistRepository).remove(entry.id));
+    // An offer it held frees its places: the repository publishes that after the commit.
     this.logger.log({ msg: 'waiting-list entry removed on request', entryId: entry.id });
-    // An offer it held frees its places.
-    if (entry.status === 'offered') this.holds.placesReleased();
     return { removed: true };
   }
 

@@ -185,12 +185,12 @@ describe('Holds', () => {
     );
   });
 
-  it('tells its listeners when places were released', () => {
+  it("tells its listeners when the shop's stock has places again", () => {
     const events = new EventEmitter2();
     const holds = new Holds(events);
     let told = 0;
     events.on(PLACES_RELEASED, () => (told += 1));
-    holds.placesReleased();
+    holds.shopStockReturned();
     expect(told).toBe(1);
   });
 });

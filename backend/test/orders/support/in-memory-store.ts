@@ -1,3 +1,4 @@
+import type { JobSignal } from '../../../src/jobs/job-signal.js';
 import type { Places } from '../../../src/holds/capacity.js';
 import {
   couponKey,
@@ -369,11 +370,16 @@ export class InMemoryHoldRepository extends HoldRepository {
 
 /** The `jobs` table as plain rows in `StoreData.jobs`. */
 export class InMemoryJobRepository extends JobRepository {
-  constructor(private readonly data: StoreData) {
+  constructor(
+    private readonly data: StoreData,
+    /** Told of every job enqueued, as the real adapter wakes the runner after the commit. */
+    private readonly enqueued: () => void = () => undefined,
+  ) {
     super();
   }
 
   async enqueue(job: NewJob, now: number, runAt = now): Promise<void> {
+    this.enqueued();
     if (this.find(job.name, job.key ?? null)) return;
     this.data.jobs.push({
       id: Math.max(0, ...this.data.jobs.map((j) => j.id)) + 1,
@@ -758,12 +764,19 @@ export class InMemoryStore extends Store {
   /** Transactions begun, committed or not. */
   transactions = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  /** What the running transaction leaves for after its commit. */
+  private pending = new Map<string, () => void>();
 
-  constructor(readonly data = new StoreData()) {
+  constructor(
+    readonly data = new StoreData(),
+    private readonly signal: JobSignal | null = null,
+  ) {
     super();
     this.orders = new InMemoryOrderRepository(data);
     this.holds = new InMemoryHoldRepository(data);
-    this.jobs = new InMemoryJobRepository(data);
+    this.jobs = new InMemoryJobRepository(data, () =>
+      this.transaction.afterCommit(() => this.signal?.wake(), 'jobs.wake'),
+    );
     this.webhookEvents = new InMemoryWebhookEventRepository(data);
     this.contacts = new InMemoryContactRepository(data);
     this.tickets = new InMemoryTicketRepository(data);
@@ -771,6 +784,9 @@ export class InMemoryStore extends Store {
 
   /** The repositories a transaction reaches by their port, as the real store binds them. */
   private readonly transaction: Transaction = {
+    afterCommit: (work, key) => {
+      this.pending.set(key ?? `#${this.pending.size}`, work);
+    },
     get: <R>(port: RepositoryPort<R>): R => {
       const bound = new Map<RepositoryPort<unknown>, unknown>([
         [OrderRepository, this.orders],
@@ -790,11 +806,16 @@ export class InMemoryStore extends Store {
     const run = this.queue.then(async () => {
       this.transactions += 1;
       const before = this.data.snapshot();
+      this.pending = new Map();
       try {
-        return await work(this.transaction);
+        const result = await work(this.transaction);
+        for (const after of this.pending.values()) after();
+        return result;
       } catch (err) {
         this.data.restore(before);
         throw err;
+      } finally {
+        this.pending = new Map();
       }
     });
     this.queue = run.catch(() => undefined);

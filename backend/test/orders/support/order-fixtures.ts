@@ -93,13 +93,13 @@ export function unitConfig(): AppConfig {
 
 /** The order service over typed fakes: the in-memory store, payments and catalog. */
 export function newOrderService(overrides: Partial<CheckoutOptions> = {}) {
-  const store = new InMemoryStore();
+  const signal = new JobSignal();
+  const store = new InMemoryStore(undefined, signal);
   const payments = new FakePayments();
   const catalogPort = new CountingCatalog();
   const config = unitConfig();
   const catalog = new CatalogService(catalogPort, config, new HealthIndicators());
   const options = Object.assign(new CheckoutOptions(), overrides);
-  const signal = new JobSignal();
   let wakes = 0;
   signal.listen(() => (wakes += 1));
   const effects = new OrderEffects();
@@ -107,7 +107,7 @@ export function newOrderService(overrides: Partial<CheckoutOptions> = {}) {
   // not asked for here).
   new TicketEffects(effects, null as unknown as TicketService).onModuleInit();
   const holds = new Holds(new EventEmitter2());
-  const sut = new OrderService(store, payments, catalog, options, config, signal, holds, effects);
+  const sut = new OrderService(store, payments, catalog, options, config, holds, effects);
   return {
     sut,
     /** The same service, under its own name for fixtures built on this one. */
