@@ -29,7 +29,7 @@ import {
 import { CatalogService } from '../catalog/catalog.service.js';
 import { CatalogError } from '../catalog/catalog.errors.js';
 import { maxPerOrderOf } from '../catalog/order-limits.js';
-import { couponLinesOf, evaluateCoupon, productNamesIn } from '../catalog/coupon-rules.js';
+import { couponLinesOf, evaluateCoupon, productNamesIn } from '../catalog/coupon-evaluation.js';
 import { findStockUnit } from '../holds/stock-unit.js';
 import { type Order, OrderRepository } from './orders.port.js';
 import { MAILBOX_URL, TestMailbox } from '../mail/test-mailbox.js';

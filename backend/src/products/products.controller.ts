@@ -29,7 +29,7 @@ import {
   evaluateCoupon,
   priceCouponLines,
   productNamesIn,
-} from '../catalog/coupon-rules.js';
+} from '../catalog/coupon-evaluation.js';
 import { HoldRepository } from '../holds/holds.port.js';
 import { FAQ_ENTRIES } from './faq.data.js';
 import { type CachedBody, cachedBody, sendCached } from './http-cache.js';

@@ -1,6 +1,6 @@
 import { couponTerms } from '@awhh/machines';
 import type { CatalogCoupon } from '../../src/catalog/catalog.port.js';
-import { evaluateCoupon } from '../../src/catalog/coupon-rules.js';
+import { evaluateCoupon } from '../../src/catalog/coupon-evaluation.js';
 
 const coupon = (extra: Partial<CatalogCoupon> = {}): CatalogCoupon =>
   couponTerms({
