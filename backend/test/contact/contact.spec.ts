@@ -3,7 +3,7 @@ import { StoreDatabase } from '../../src/store/store.database.js';
 import {
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   FakeCatalog,
   freshIp,
   inject,
@@ -19,7 +19,7 @@ const valid = {
   consent: true,
 };
 
-describe.each(DATABASES)('POST /api/contact (%s)', (kind) => {
+describe.each(API_DATABASES)('POST /api/contact (%s)', (kind) => {
   let db: { url: string; drop(): Promise<void> };
   let app: NestFastifyApplication;
 

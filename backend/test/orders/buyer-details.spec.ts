@@ -16,7 +16,7 @@ import {
   checkoutBody,
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   deliver,
   FakeCatalog,
   inject,
@@ -101,7 +101,7 @@ describe('splitting the full name into WooCommerce billing fields', () => {
   });
 });
 
-describe.each(DATABASES)('buyer details reach the order and WooCommerce (%s)', (kind) => {
+describe.each(API_DATABASES)('buyer details reach the order and WooCommerce (%s)', (kind) => {
   let db: { url: string; drop(): Promise<void> };
   let app: NestFastifyApplication | null = null;
   let woo: OrderRecorder;

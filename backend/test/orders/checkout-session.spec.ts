@@ -6,7 +6,7 @@ import {
   checkoutBody,
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   FakeCatalog,
   inject,
   line,
@@ -18,7 +18,7 @@ import {
 
 jest.setTimeout(60_000);
 
-describe.each(DATABASES)('checkout sessions with the test provider (%s)', (kind) => {
+describe.each(API_DATABASES)('checkout sessions with the test provider (%s)', (kind) => {
   let app: NestFastifyApplication;
   let catalog: FakeCatalog;
   let db: { url: string; drop(): Promise<void> };

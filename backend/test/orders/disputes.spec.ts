@@ -11,7 +11,7 @@ import {
   checkoutBody,
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   deliver,
   FakeCatalog,
   fastOptions,
@@ -31,7 +31,7 @@ jest.setTimeout(60_000);
 const CODE = '9FV8-CBU9-PH7Q-23V5';
 const PAYMENT_INTENT = 'pi_disputed_1';
 
-describe.each(DATABASES)('chargebacks (%s)', (kind) => {
+describe.each(API_DATABASES)('chargebacks (%s)', (kind) => {
   let app: NestFastifyApplication;
   let catalog: FakeCatalog;
   let stripe: FakeStripe;

@@ -11,7 +11,7 @@ import {
   checkoutBody,
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   FakeCatalog,
   inject,
   line,
@@ -173,7 +173,7 @@ describe('leaks: a mail server refusing the recipient', () => {
   });
 });
 
-describe.each(DATABASES)('leaks: the order summary after a day (%s)', (kind) => {
+describe.each(API_DATABASES)('leaks: the order summary after a day (%s)', (kind) => {
   let db: { url: string; drop(): Promise<void> };
   let app: NestFastifyApplication;
 

@@ -8,7 +8,7 @@ import {
   checkoutBody,
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   FakeCatalog,
   freshIp,
   inject,
@@ -94,7 +94,7 @@ describe('MAX_TICKETS_PER_ORDER', () => {
   );
 });
 
-describe.each(DATABASES)('order limits at checkout (%s)', (kind) => {
+describe.each(API_DATABASES)('order limits at checkout (%s)', (kind) => {
   let db: { url: string; drop(): Promise<void> };
   let app: NestFastifyApplication | null = null;
   let catalog: FakeCatalog;

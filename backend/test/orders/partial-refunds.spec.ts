@@ -7,7 +7,7 @@ import {
   checkoutBody,
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   inject,
   postCheckout,
   resetStore,
@@ -43,7 +43,7 @@ const form = (fields: Record<string, string>) => ({
   payload: new URLSearchParams(fields).toString(),
 });
 
-describe.each(DATABASES)('partial refunds (%s)', (kind) => {
+describe.each(API_DATABASES)('partial refunds (%s)', (kind) => {
   let db: { url: string; drop(): Promise<void> };
   let shop: FakeWooCommerce;
   let app: NestFastifyApplication;

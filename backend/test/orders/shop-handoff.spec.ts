@@ -9,7 +9,7 @@ import {
   checkoutBody,
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   freshIp,
   inject,
   line,
@@ -35,7 +35,7 @@ const ORGANIZER_CODE = 'Pp8h-Ab6x-Pzdp-5g4f';
 /** The recorded shop's simple event: 29 €, 3 places. */
 const EVENT = 15;
 
-describe.each(DATABASES)('the shop both ways: hand-off refused, refunds (%s)', (kind) => {
+describe.each(API_DATABASES)('the shop both ways: hand-off refused, refunds (%s)', (kind) => {
   let db: { url: string; drop(): Promise<void> };
   let shop: FakeWooCommerce;
   let app: NestFastifyApplication;

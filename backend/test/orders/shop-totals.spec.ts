@@ -12,7 +12,7 @@ import {
   checkoutBody,
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   inject,
   postCheckout,
   resetStore,
@@ -50,7 +50,7 @@ const item = (product: Item, quantity: number) => ({
 
 const cents = (euros: unknown) => Math.round(Number(euros) * 100);
 
-describe.each(DATABASES)('the shop stores the total that was charged (%s)', (kind) => {
+describe.each(API_DATABASES)('the shop stores the total that was charged (%s)', (kind) => {
   let db: { url: string; drop(): Promise<void> };
   let shop: FakeWooCommerce;
   let app: NestFastifyApplication;

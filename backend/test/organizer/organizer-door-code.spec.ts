@@ -5,7 +5,7 @@ import { FOREIGN_ORIGIN_MESSAGE } from '../../src/organizer/organizer.guard.js';
 import {
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   FakeCatalog,
   freshIp,
   inject,
@@ -19,7 +19,7 @@ jest.setTimeout(120_000);
 
 const ORGANIZER_CODE = 'Pp8h-Ab6x-Pzdp-5g4f';
 
-describe.each(DATABASES)('the door code on /veranstalter (%s)', (kind) => {
+describe.each(API_DATABASES)('the door code on /veranstalter (%s)', (kind) => {
   let db: { url: string; drop(): Promise<void> };
   const apps: NestFastifyApplication[] = [];
 

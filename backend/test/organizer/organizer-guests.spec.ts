@@ -20,7 +20,7 @@ import {
   checkoutBody,
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   deliver,
   FakeCatalog,
   fastOptions,
@@ -52,7 +52,7 @@ const VIP = 45;
 const REGULAR = 44;
 const EVENT_NAME = 'Sommer-Afterwork auf der MS Hamburg';
 
-describe.each(DATABASES)("the organizer's guest list (%s)", (kind) => {
+describe.each(API_DATABASES)("the organizer's guest list (%s)", (kind) => {
   let db: { url: string; drop(): Promise<void> };
   let shop: FakeWooCommerce;
   let app: NestFastifyApplication;

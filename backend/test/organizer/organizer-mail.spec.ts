@@ -15,7 +15,7 @@ import {
   checkoutBody,
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   FakeCatalog,
   fastJobOptions,
   freshIp,
@@ -43,7 +43,7 @@ const SUBJECT = 'Neuer Treffpunkt heute Abend';
 const TEXT =
   'Hallo zusammen,\n\nwir treffen uns heute am Anleger 3 statt an Brücke 1.\nBitte <b>pünktlich</b> sein & „gute Laune“ mitbringen.\n\nBis später!';
 
-describe.each(DATABASES)('the mail to every holder (%s)', (kind) => {
+describe.each(API_DATABASES)('the mail to every holder (%s)', (kind) => {
   let db: { url: string; drop(): Promise<void> };
   let sink: SmtpSink;
   const apps: NestFastifyApplication[] = [];

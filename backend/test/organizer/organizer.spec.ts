@@ -23,7 +23,7 @@ import {
   checkoutBody,
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   freshIp,
   inject,
   type InjectResponse,
@@ -57,7 +57,7 @@ interface Signed {
   setCookie: string;
 }
 
-describe.each(DATABASES)('the organizer with WooCommerce (%s)', (kind) => {
+describe.each(API_DATABASES)('the organizer with WooCommerce (%s)', (kind) => {
   let db: { url: string; drop(): Promise<void> };
   let shop: FakeWooCommerce;
   let app: NestFastifyApplication;

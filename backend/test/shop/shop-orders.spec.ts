@@ -9,7 +9,7 @@ import {
   checkoutBody,
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   freshIp,
   inject,
   line,
@@ -36,7 +36,7 @@ const REGULAR = 44;
 const SHIRT = 28;
 const SHIRT_M = 29;
 
-describe.each(DATABASES)('rules "Orders made in the shop" (%s)', (kind) => {
+describe.each(API_DATABASES)('rules "Orders made in the shop" (%s)', (kind) => {
   let db: { url: string; drop(): Promise<void> };
   let shop: FakeWooCommerce;
   let app: NestFastifyApplication;

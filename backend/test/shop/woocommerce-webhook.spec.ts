@@ -12,7 +12,7 @@ import {
   checkoutBody,
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   deliver,
   FakeCatalog,
   fastOptions,
@@ -48,7 +48,7 @@ function send(app: NestFastifyApplication, delivery: WooWebhookRecording) {
   });
 }
 
-describe.each(DATABASES)('rules "WooCommerce webhooks" (%s)', (kind) => {
+describe.each(API_DATABASES)('rules "WooCommerce webhooks" (%s)', (kind) => {
   let app: NestFastifyApplication;
   let catalog: FakeCatalog;
   let stripe: FakeStripe;

@@ -7,7 +7,7 @@ import {
   checkoutBody,
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   deliver,
   FakeCatalog,
   fastOptions,
@@ -35,7 +35,7 @@ const HOLDER = 'mia@example.org';
  * tickets: each mail once, however often the provider repeats its event and across restarts,
  * over SMTP to a real server.
  */
-describe.each(DATABASES)('every guest is told what happened to their ticket (%s)', (kind) => {
+describe.each(API_DATABASES)('every guest is told what happened to their ticket (%s)', (kind) => {
   let db: { url: string; drop(): Promise<void> };
   let stripe: FakeStripe;
   let smtp: SmtpSink;

@@ -18,7 +18,7 @@ import {
   checkoutBody,
   createTestApp,
   createTestDatabase,
-  DATABASES,
+  API_DATABASES,
   FakeCatalog,
   freshIp,
   inject,
@@ -72,7 +72,7 @@ function decodeQr(token: string): string | null {
   return jsQR(pixels, side, side)?.data ?? null;
 }
 
-describe.each(DATABASES)('tickets (%s)', (kind) => {
+describe.each(API_DATABASES)('tickets (%s)', (kind) => {
   let db: { url: string; drop(): Promise<void> };
   let app: NestFastifyApplication | null = null;
   let smtp: SmtpSink | null = null;

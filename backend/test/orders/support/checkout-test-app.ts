@@ -29,8 +29,19 @@ export const PUBLIC_URL = 'http://shop.test';
 export const WEBHOOK_SECRET = 'whsec_test_checkout_suite';
 /** The API key createTestApp gives the site with a fake Stripe; the fake accepts no other. */
 export const STRIPE_KEY = 'sk_test_checkout_suite';
+/**
+ * Both stores: for specs of what differs between them (the repositories' SQL under
+ * concurrency, locks across processes, migrations, backups, the ledger's property test).
+ */
 export const DATABASES = ['sqlite', 'postgres'] as const;
 export type DatabaseKind = (typeof DATABASES)[number];
+/**
+ * An API spec's store: SQLite, the embedded default; `TEST_DATABASES=all` runs it on
+ * PostgreSQL too. What the API does is the same on both; where the store matters the
+ * specs above run on both every time.
+ */
+export const API_DATABASES: readonly DatabaseKind[] =
+  process.env.TEST_DATABASES === 'all' ? DATABASES : ['sqlite'];
 
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
