@@ -8,7 +8,7 @@ import {
   freshIp,
   inject,
   resetStore,
-} from '../orders/support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 
 jest.setTimeout(60_000);
 

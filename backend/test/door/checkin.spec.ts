@@ -36,7 +36,7 @@ import {
   PUBLIC_URL,
   resetStore,
   settleOutbox,
-} from '../orders/support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 
 jest.setTimeout(120_000);
 

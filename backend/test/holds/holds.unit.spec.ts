@@ -3,7 +3,7 @@ import type { CatalogProduct, CatalogVariation } from '../../src/catalog/catalog
 import type { CapacityLine } from '../../src/holds/capacity.js';
 import { type ClaimChange, Holds, PLACES_RELEASED } from '../../src/holds/holds.js';
 import { findStockUnit } from '../../src/holds/stock-unit.js';
-import { InMemoryStore } from '../orders/support/in-memory-store.js';
+import { InMemoryStore } from '../support/in-memory-store.js';
 import { HoldRepository } from '../../src/holds/holds.port.js';
 
 // The holds module over the in-memory store (rules "Capacity", docs/decisions/0010-holds.md).

@@ -5,7 +5,7 @@ import { JobOptions } from '../../src/jobs/job-options.js';
 import { JobRunner } from '../../src/jobs/job-runner.js';
 import { JobSignal } from '../../src/jobs/job-signal.js';
 import { logContext, runWithLogContext } from '../../src/common/request-context.js';
-import { InMemoryJobRepository, StoreData } from '../orders/support/in-memory-store.js';
+import { InMemoryJobRepository, StoreData } from '../support/in-memory-store.js';
 
 // docs/decisions/0011-one-job-runner.md: one runner, one lease, one retry policy; what a job
 // does is its handler's, registered by name. The runner over the in-memory store, with the

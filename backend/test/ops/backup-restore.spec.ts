@@ -30,7 +30,7 @@ import {
   postCheckout,
   settleOutbox,
   waitFor,
-} from '../orders/support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 import { joinConfirmed, mailsTo } from '../waitlist/support/waitlist-test-app.js';
 import { SmtpSink } from '../../../tests/support/smtp-sink.js';
 

@@ -5,7 +5,7 @@ import { AppConfig } from '../../src/config/config.js';
 import { JobRepository } from '../../src/jobs/jobs.port.js';
 import { appMetrics, metricsPort, serveMetrics } from '../../src/ops/metrics.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
-import { createTestDatabase, DATABASES } from '../orders/support/checkout-test-app.js';
+import { createTestDatabase, DATABASES } from '../support/checkout-test-app.js';
 
 const TOKEN = 'eyJ0aWNrZXQiOiJtZXRyaWNzIn0.c2lnbmF0dXJlLW5pY2h0LWltLWxhYmVs';
 

@@ -28,7 +28,7 @@ import {
   signedDelivery,
   waitFor,
   STRIPE_KEY,
-} from './support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 
 jest.setTimeout(60_000);
 

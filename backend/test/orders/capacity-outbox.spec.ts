@@ -12,7 +12,7 @@ import {
   postCheckout,
   resetStore,
   waitFor,
-} from './support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 
 jest.setTimeout(120_000);
 

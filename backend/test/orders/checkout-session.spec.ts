@@ -14,7 +14,7 @@ import {
   PUBLIC_URL,
   resetStore,
   waitFor,
-} from './support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 
 jest.setTimeout(60_000);
 

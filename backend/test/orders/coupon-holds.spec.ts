@@ -27,8 +27,8 @@ import {
   resetStore,
   STRIPE_KEY,
   waitFor,
-} from './support/checkout-test-app.js';
-import { shopCatalog } from './support/shop-catalog.js';
+} from '../support/checkout-test-app.js';
+import { shopCatalog } from '../support/shop-catalog.js';
 
 jest.setTimeout(120_000);
 

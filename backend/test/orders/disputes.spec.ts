@@ -24,7 +24,7 @@ import {
   WEBHOOK_SECRET,
   waitFor,
   STRIPE_KEY,
-} from './support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 
 jest.setTimeout(60_000);
 

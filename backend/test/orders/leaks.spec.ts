@@ -20,7 +20,7 @@ import {
   resetStore,
   settleOutbox,
   waitFor,
-} from './support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 
 jest.setTimeout(120_000);
 

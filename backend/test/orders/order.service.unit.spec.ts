@@ -1,7 +1,7 @@
 import type { OrderJob, OrderJobPayload } from '../../src/orders/order-jobs.js';
 import { HELD_UNTIL } from '../../src/orders/order.service.js';
 import type { Order } from '../../src/orders/orders.port.js';
-import type { StoredJob } from './support/in-memory-store.js';
+import type { StoredJob } from '../support/in-memory-store.js';
 import {
   delivery,
   draft,
@@ -9,7 +9,7 @@ import {
   newOrderService,
   openOrder,
   paymentEvent,
-} from './support/order-fixtures.js';
+} from '../support/order-fixtures.js';
 
 // The order service over typed in-memory fakes: load → event → save, and the effects the
 // order machine lists, run in the same transaction (rules "The order's life").

@@ -12,8 +12,8 @@ import {
   postCheckout,
   resetStore,
   waitFor,
-} from './support/checkout-test-app.js';
-import { shopCatalog } from './support/shop-catalog.js';
+} from '../support/checkout-test-app.js';
+import { shopCatalog } from '../support/shop-catalog.js';
 
 jest.setTimeout(120_000);
 

@@ -7,7 +7,7 @@ import {
   createTestDatabase,
   FakeCatalog,
   inject,
-} from './support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 
 jest.setTimeout(30_000);
 

@@ -6,7 +6,7 @@ import {
 import { StripePaymentsAdapter } from '../../src/orders/payments/stripe-payments.adapter.js';
 import { TestPaymentsAdapter } from '../../src/orders/payments/test-payments.adapter.js';
 import { FakeStripe } from '../../../tests/support/fake-stripe.js';
-import { PUBLIC_URL, signedDelivery, WEBHOOK_SECRET } from './support/checkout-test-app.js';
+import { PUBLIC_URL, signedDelivery, WEBHOOK_SECRET } from '../support/checkout-test-app.js';
 
 // The payments port's contract, run against every adapter: neutral events from webhooks
 // and from the provider's own state (rules "The order's life": reconciliation).

@@ -1,5 +1,5 @@
 import { ReconciliationService } from '../../src/orders/reconciliation.service.js';
-import { newOrderService, openOrder, paymentEvent } from './support/order-fixtures.js';
+import { newOrderService, openOrder, paymentEvent } from '../support/order-fixtures.js';
 
 // rules "The order's life": an order still open after the provider's success redirect,
 // or older than 10 minutes, is checked with the provider.

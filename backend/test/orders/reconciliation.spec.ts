@@ -16,7 +16,7 @@ import {
   resetStore,
   waitFor,
   STRIPE_KEY,
-} from './support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 
 jest.setTimeout(60_000);
 

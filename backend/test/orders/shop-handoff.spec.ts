@@ -17,8 +17,8 @@ import {
   PUBLIC_URL,
   resetStore,
   waitFor,
-} from './support/checkout-test-app.js';
-import { shopCatalog } from './support/shop-catalog.js';
+} from '../support/checkout-test-app.js';
+import { shopCatalog } from '../support/shop-catalog.js';
 
 /** rules "Hand-off refused": the reason in German, WooCommerce's own words beside it. */
 const USED_UP =

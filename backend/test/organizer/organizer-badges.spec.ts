@@ -19,7 +19,7 @@ import {
   resetStore,
   settleOutbox,
   waitFor,
-} from '../orders/support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
 
 jest.setTimeout(120_000);

@@ -1,6 +1,6 @@
 import { parseConfig } from '../../src/config/config.js';
 import { organizerCodeCli } from '../../src/organizer-code.cli.js';
-import { createTestDatabase } from '../orders/support/checkout-test-app.js';
+import { createTestDatabase } from '../support/checkout-test-app.js';
 
 // rules "The organizer": ORGANIZER_CODE's rules and `npm run organizer-code`.
 

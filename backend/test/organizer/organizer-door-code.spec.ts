@@ -10,7 +10,7 @@ import {
   freshIp,
   inject,
   PUBLIC_URL,
-} from '../orders/support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 
 jest.setTimeout(120_000);
 

@@ -34,8 +34,8 @@ import {
   signedDelivery,
   STRIPE_KEY,
   waitFor,
-} from '../orders/support/checkout-test-app.js';
-import { shopCatalog } from '../orders/support/shop-catalog.js';
+} from '../support/checkout-test-app.js';
+import { shopCatalog } from '../support/shop-catalog.js';
 
 jest.setTimeout(120_000);
 

@@ -26,8 +26,8 @@ import {
   resetStore,
   settleOutbox,
   waitFor,
-} from '../orders/support/checkout-test-app.js';
-import { shopCatalog } from '../orders/support/shop-catalog.js';
+} from '../support/checkout-test-app.js';
+import { shopCatalog } from '../support/shop-catalog.js';
 
 jest.setTimeout(120_000);
 

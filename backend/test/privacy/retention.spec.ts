@@ -17,7 +17,7 @@ import { KyselyJobRepository } from '../../src/jobs/job.repository.js';
 import { KyselyReminderRepository } from '../../src/reminders/reminders.repository.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
 import type { ErasureCounts } from '../../src/privacy/privacy.port.js';
-import { createTestDatabase, DATABASES } from '../orders/support/checkout-test-app.js';
+import { createTestDatabase, DATABASES } from '../support/checkout-test-app.js';
 import { daysAgo, NOW, Seed } from './support/seed.js';
 
 // docs/privacy.md: unpaid checkouts 7 days; paid orders' people, the scans' device names and

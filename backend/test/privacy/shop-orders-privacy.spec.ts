@@ -3,7 +3,7 @@ import { parseDatabaseUrl } from '../../src/config/config.js';
 import { retentionCutoffs } from '../../src/privacy/personal-data-retention.js';
 import { KyselyPrivacyRepository } from '../../src/privacy/privacy.repository.js';
 import { StoreDatabase } from '../../src/store/store.database.js';
-import { createTestDatabase, DATABASES } from '../orders/support/checkout-test-app.js';
+import { createTestDatabase, DATABASES } from '../support/checkout-test-app.js';
 import { daysAgo, NOW, Seed } from './support/seed.js';
 
 // docs/privacy.md, rules "Orders made in the shop": an order made in the shop keeps its

@@ -25,7 +25,7 @@ import {
   resetStore,
   settleOutbox,
   waitFor,
-} from '../orders/support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 import { makeAppleTestChain, makeGoogleTestAccount } from '../tickets/support/wallet-keys.js';
 
 jest.setTimeout(120_000);

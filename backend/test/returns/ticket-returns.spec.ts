@@ -18,7 +18,7 @@ import {
   signedDelivery,
   STRIPE_KEY,
   waitFor,
-} from '../orders/support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 import {
   EVENT_ID,
   EVENT_NAME,

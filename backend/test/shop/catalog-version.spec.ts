@@ -7,7 +7,7 @@ import {
   type WooWebhookRecording,
 } from '../../../tests/support/woocommerce-webhooks.js';
 import { CATALOG_VERSION_POLL_MS } from '../../src/catalog/catalog-version.js';
-import { createTestDatabase, DATABASES, waitFor } from '../orders/support/checkout-test-app.js';
+import { createTestDatabase, DATABASES, waitFor } from '../support/checkout-test-app.js';
 import { createTestApp, wooEnv } from '../support/test-app.js';
 
 jest.setTimeout(60_000);

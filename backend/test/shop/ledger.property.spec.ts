@@ -14,8 +14,8 @@ import {
   inject,
   postCheckout,
   waitFor,
-} from '../orders/support/checkout-test-app.js';
-import { shopCatalog } from '../orders/support/shop-catalog.js';
+} from '../support/checkout-test-app.js';
+import { shopCatalog } from '../support/shop-catalog.js';
 
 jest.setTimeout(900_000);
 

@@ -21,8 +21,8 @@ import {
   postCheckout,
   settleOutbox,
   waitFor,
-} from '../orders/support/checkout-test-app.js';
-import { shopCatalog } from '../orders/support/shop-catalog.js';
+} from '../support/checkout-test-app.js';
+import { shopCatalog } from '../support/shop-catalog.js';
 
 jest.setTimeout(180_000);
 

@@ -15,8 +15,8 @@ import {
   line,
   postCheckout,
   waitFor,
-} from '../orders/support/checkout-test-app.js';
-import { shopCatalog } from '../orders/support/shop-catalog.js';
+} from '../support/checkout-test-app.js';
+import { shopCatalog } from '../support/shop-catalog.js';
 
 jest.setTimeout(120_000);
 

@@ -24,7 +24,7 @@ import {
   signedDelivery,
   STRIPE_KEY,
   waitFor,
-} from '../orders/support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 
 jest.setTimeout(60_000);
 

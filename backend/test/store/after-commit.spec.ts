@@ -11,7 +11,7 @@ import {
   DATABASES,
   FakeCatalog,
   resetStore,
-} from '../orders/support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 
 // docs/architecture.md "After the commit": reactions leave a transaction through the store's
 // hook alone: after the commit, never after a rollback, once per key; a job enqueued wakes

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { migrateTo, migrateToLatest } from '../../src/store/migrations.js';
 import { KyselyWaitlistRepository } from '../../src/waitlist/waitlist.repository.js';
 import type { StoreDb } from '../../src/store/store.database.js';
-import { DATABASES } from '../orders/support/checkout-test-app.js';
+import { DATABASES } from '../support/checkout-test-app.js';
 import { type MigrationDb, useMigrationDb } from './support/migration-db.js';
 
 // docs/decisions/0010-holds.md: the migration that makes reservations and offers' places one

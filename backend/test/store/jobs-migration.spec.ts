@@ -1,7 +1,7 @@
 import { migrateTo, migrateToLatest } from '../../src/store/migrations.js';
 import { KyselyJobRepository } from '../../src/jobs/job.repository.js';
 import type { StoreDb } from '../../src/store/store.database.js';
-import { DATABASES } from '../orders/support/checkout-test-app.js';
+import { DATABASES } from '../support/checkout-test-app.js';
 import { type MigrationDb, useMigrationDb } from './support/migration-db.js';
 
 // docs/decisions/0011-one-job-runner.md: the migration to the one `jobs` table moves every

@@ -10,7 +10,7 @@ import {
   inject,
   line,
   postCheckout,
-} from '../orders/support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 
 // What the store keeps for every process (a generated ticket signing key, the door code,
 // the keys of door sessions and client hashes) is never answered by any endpoint: the

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { migrateTo, migrateToLatest } from '../../src/store/migrations.js';
-import { DATABASES } from '../orders/support/checkout-test-app.js';
+import { DATABASES } from '../support/checkout-test-app.js';
 import { type MigrationDb, outcome, useMigrationDb } from './support/migration-db.js';
 
 // rules "Tickets and the door": tickets issued before short codes existed get theirs from

@@ -21,7 +21,7 @@ import {
   resetStore,
   settleOutbox,
   waitFor,
-} from '../orders/support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 
 // rules "Named tickets": every ticket has a holder, named with the ticket's own token, and
 // a ticket passed on gets a new token and code: the old ones are refused at the door.

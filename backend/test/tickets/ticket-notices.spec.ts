@@ -21,7 +21,7 @@ import {
   STRIPE_KEY,
   waitFor,
   WEBHOOK_SECRET,
-} from '../orders/support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 
 jest.setTimeout(120_000);
 

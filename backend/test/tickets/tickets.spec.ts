@@ -28,7 +28,7 @@ import {
   resetStore,
   settleOutbox,
   waitFor,
-} from '../orders/support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 import { SmtpSink } from '../../../tests/support/smtp-sink.js';
 
 // jsqr's types declare an ES default export; the package is CommonJS exporting the function.

@@ -29,7 +29,7 @@ import {
   PUBLIC_URL,
   resetStore,
   settleOutbox,
-} from '../orders/support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 import {
   type AppleTestChain,
   type GoogleTestAccount,

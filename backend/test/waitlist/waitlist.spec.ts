@@ -18,7 +18,7 @@ import {
   freshIp,
   inject,
   settleOutbox,
-} from '../orders/support/checkout-test-app.js';
+} from '../support/checkout-test-app.js';
 import { SmtpSink } from '../../../tests/support/smtp-sink.js';
 import {
   cancelCheckout,

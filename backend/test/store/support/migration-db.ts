@@ -1,7 +1,7 @@
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { createTestDatabase, type DatabaseKind } from '../../orders/support/checkout-test-app.js';
+import { createTestDatabase, type DatabaseKind } from '../../support/checkout-test-app.js';
 
 // A migration spec writes rows as an earlier schema had them, so it reads and writes the
 // database untyped.

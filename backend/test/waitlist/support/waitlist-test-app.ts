@@ -12,7 +12,7 @@ import {
   postCheckout,
   resetStore,
   waitFor,
-} from '../../orders/support/checkout-test-app.js';
+} from '../../support/checkout-test-app.js';
 import type { SmtpSink } from '../../../../tests/support/smtp-sink.js';
 
 export const EVENT_ID = 101;

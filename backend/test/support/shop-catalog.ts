@@ -1,5 +1,5 @@
-import { WooCommerceCatalogAdapter } from '../../../src/catalog/adapters/woocommerce-catalog.adapter.js';
-import type { FakeWooCommerce } from '../../../../tests/support/fake-woocommerce.js';
+import { WooCommerceCatalogAdapter } from '../../src/catalog/adapters/woocommerce-catalog.adapter.js';
+import type { FakeWooCommerce } from '../../../tests/support/fake-woocommerce.js';
 
 /**
  * The real WooCommerce adapter against the one fake shop, as the API specs use it: no

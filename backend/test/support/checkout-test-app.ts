@@ -8,8 +8,8 @@ import { Test } from '@nestjs/testing';
 import { couponTerms } from '@awhh/machines';
 import pg from 'pg';
 import Stripe from 'stripe';
-import { configureApp, createFastifyAdapter, nestAppOptions } from '../../../src/app.factory.js';
-import { AppModule } from '../../../src/app.module.js';
+import { configureApp, createFastifyAdapter, nestAppOptions } from '../../src/app.factory.js';
+import { AppModule } from '../../src/app.module.js';
 import {
   CatalogPort,
   type CatalogCoupon,
@@ -17,13 +17,13 @@ import {
   type CatalogProduct,
   type OrderHandOff,
   type OrderRefund,
-} from '../../../src/catalog/catalog.port.js';
-import { CheckoutOptions } from '../../../src/orders/checkout.options.js';
-import { ORDER_JOBS } from '../../../src/orders/order-jobs.js';
-import { TICKET_NOTICE_JOB } from '../../../src/tickets/ticket-notice.jobs.js';
-import { JobOptions } from '../../../src/jobs/job-options.js';
-import { StoreDatabase } from '../../../src/store/store.database.js';
-import { AppConfig, parseConfig } from '../../../src/config/config.js';
+} from '../../src/catalog/catalog.port.js';
+import { CheckoutOptions } from '../../src/orders/checkout.options.js';
+import { ORDER_JOBS } from '../../src/orders/order-jobs.js';
+import { TICKET_NOTICE_JOB } from '../../src/tickets/ticket-notice.jobs.js';
+import { JobOptions } from '../../src/jobs/job-options.js';
+import { StoreDatabase } from '../../src/store/store.database.js';
+import { AppConfig, parseConfig } from '../../src/config/config.js';
 
 export const PUBLIC_URL = 'http://shop.test';
 export const WEBHOOK_SECRET = 'whsec_test_checkout_suite';

@@ -1,5 +1,5 @@
-import type { JobSignal } from '../../../src/jobs/job-signal.js';
-import type { Places } from '../../../src/holds/capacity.js';
+import type { JobSignal } from '../../src/jobs/job-signal.js';
+import type { Places } from '../../src/holds/capacity.js';
 import {
   couponKey,
   type HeldExcept,
@@ -7,8 +7,8 @@ import {
   HoldRepository,
   type NewCouponUse,
   type NewHold,
-} from '../../../src/holds/holds.port.js';
-import { ContactRepository } from '../../../src/contact/contact.port.js';
+} from '../../src/holds/holds.port.js';
+import { ContactRepository } from '../../src/contact/contact.port.js';
 import {
   type NewOrder,
   type Order,
@@ -22,8 +22,8 @@ import {
   type RecordedEvent,
   SHOP_EVENT_PREFIX,
   WebhookEventRepository,
-} from '../../../src/orders/orders.port.js';
-import { JobRepository, type LeasedJob, type NewJob } from '../../../src/jobs/jobs.port.js';
+} from '../../src/orders/orders.port.js';
+import { JobRepository, type LeasedJob, type NewJob } from '../../src/jobs/jobs.port.js';
 import {
   type NewTicket,
   type StoredTicket,
@@ -32,11 +32,11 @@ import {
   type TicketSale,
   type TicketTransfer,
   type TransferRefusal,
-} from '../../../src/tickets/tickets.port.js';
-import { newTicketCode } from '../../../src/tickets/ticket-issue.js';
-import type { RefundableTicket } from '../../../src/tickets/refunded-tickets.js';
-import { Store, type RepositoryPort, type Transaction } from '../../../src/store/store.port.js';
-import { WaitlistRepository } from '../../../src/waitlist/waitlist.port.js';
+} from '../../src/tickets/tickets.port.js';
+import { newTicketCode } from '../../src/tickets/ticket-issue.js';
+import type { RefundableTicket } from '../../src/tickets/refunded-tickets.js';
+import { Store, type RepositoryPort, type Transaction } from '../../src/store/store.port.js';
+import { WaitlistRepository } from '../../src/waitlist/waitlist.port.js';
 
 /** A job as the in-memory store keeps it; `payload` as enqueued. */
 export interface StoredJob extends LeasedJob {

@@ -1,13 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { OrderInput } from '@awhh/machines';
-import { CatalogService } from '../../../src/catalog/catalog.service.js';
-import { CheckoutOptions } from '../../../src/orders/checkout.options.js';
-import {
-  type DraftLine,
-  type OrderDraft,
-  OrderService,
-} from '../../../src/orders/order.service.js';
+import { CatalogService } from '../../src/catalog/catalog.service.js';
+import { CheckoutOptions } from '../../src/orders/checkout.options.js';
+import { type DraftLine, type OrderDraft, OrderService } from '../../src/orders/order.service.js';
 import {
   type PaymentDelivery,
   type PaymentEvent,
@@ -15,15 +11,15 @@ import {
   type PaymentSessionRequest,
   PaymentsPort,
   WebhookSignatureError,
-} from '../../../src/orders/payments/payments.port.js';
-import { AppConfig, parseConfig } from '../../../src/config/config.js';
-import { HealthIndicators } from '../../../src/health/health-indicators.js';
-import { JobSignal } from '../../../src/jobs/job-signal.js';
-import { Holds } from '../../../src/holds/holds.js';
-import { OrderEffects } from '../../../src/orders/order-effects.js';
-import { TicketEffects } from '../../../src/tickets/ticket-effects.js';
-import type { TicketService } from '../../../src/tickets/ticket.service.js';
-import type { Order } from '../../../src/orders/orders.port.js';
+} from '../../src/orders/payments/payments.port.js';
+import { AppConfig, parseConfig } from '../../src/config/config.js';
+import { HealthIndicators } from '../../src/health/health-indicators.js';
+import { JobSignal } from '../../src/jobs/job-signal.js';
+import { Holds } from '../../src/holds/holds.js';
+import { OrderEffects } from '../../src/orders/order-effects.js';
+import { TicketEffects } from '../../src/tickets/ticket-effects.js';
+import type { TicketService } from '../../src/tickets/ticket.service.js';
+import type { Order } from '../../src/orders/orders.port.js';
 import { FakeCatalog } from './checkout-test-app.js';
 import { InMemoryStore } from './in-memory-store.js';
 
