@@ -153,7 +153,6 @@ describe('cancelled by the organizer, refused at the door', () => {
     const revoked = await verdict(door.page, 'revoked');
     expect(await revoked.textContent()).toContain('Storniert');
     expect(await revoked.getByTestId('verdict-offline').count()).toBe(0);
-    await door.page.screenshot({ path: '/tmp/einlass-storniert-vom-veranstalter.png' });
     expect(await axeViolations(door.page)).toEqual([]);
     await dismiss(door.page);
     // The other tickets of the order still admit.
