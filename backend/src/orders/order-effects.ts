@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { OrderEffect, TicketLink } from '@awhh/machines';
 import type { CatalogProduct } from '../catalog/catalog.port.js';
 import type { Transaction } from '../store/store.port.js';
@@ -20,6 +20,20 @@ export interface EffectContext {
 
 export type EffectHandler = (context: EffectContext) => Promise<void>;
 
+/** The order machine's effects whose work belongs to the tickets module. */
+export type TicketEffect = Extract<OrderEffect, `tickets.${string}`>;
+/** The orders module's own effects: every other one. */
+export type OwnEffect = Exclude<OrderEffect, TicketEffect>;
+/**
+ * A handler for each of a set of effects: a table with one missing (a new effect in the
+ * machine) fails `tsc` where the table is written.
+ */
+export type EffectTable<E extends OrderEffect> = { readonly [K in E]: EffectHandler };
+
+export function isTicketEffect(effect: OrderEffect): effect is TicketEffect {
+  return effect.startsWith('tickets.');
+}
+
 /**
  * docs/decisions/0009 and 0012-modules-by-domain.md: the order machine names its effects
  * (`machines/src/order/order.machine.ts`); `OrderService` runs the orders' own (holds, the
@@ -30,19 +44,26 @@ export type EffectHandler = (context: EffectContext) => Promise<void>;
  * being dropped. The orders module imports none of its handlers.
  */
 @Injectable()
-export class OrderEffects {
-  private readonly handlers = new Map<OrderEffect, EffectHandler>();
+export class OrderEffects implements OnApplicationBootstrap {
+  private ticketHandlers: EffectTable<TicketEffect> | null = null;
   private ticketLinks: ((orderId: string) => Promise<TicketLink[]>) | null = null;
 
-  handle(effect: OrderEffect, handler: EffectHandler): void {
-    if (this.handlers.has(effect)) throw new Error(`effect ${effect} has a handler already`);
-    this.handlers.set(effect, handler);
+  /** The tickets module's whole table, once: `tsc` holds it to every ticket effect. */
+  provideTickets(handlers: EffectTable<TicketEffect>): void {
+    if (this.ticketHandlers) throw new Error('the ticket effects have their handlers already');
+    this.ticketHandlers = handlers;
   }
 
-  async run(effect: OrderEffect, context: EffectContext): Promise<void> {
-    const handler = this.handlers.get(effect);
-    if (!handler) throw new Error(`no handler for the order effect ${effect}`);
-    await handler(context);
+  /** A process that runs orders without the tickets' table does not start. */
+  onApplicationBootstrap(): void {
+    if (!this.ticketHandlers) {
+      throw new Error('the order effects tickets.* have no handlers: import the TicketsModule');
+    }
+  }
+
+  async runTicketEffect(effect: TicketEffect, context: EffectContext): Promise<void> {
+    if (!this.ticketHandlers) throw new Error(`no handler for the order effect ${effect}`);
+    await this.ticketHandlers[effect](context);
   }
 
   /** What the success page lists once the order is paid: the tickets module tells. */

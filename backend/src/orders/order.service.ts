@@ -27,7 +27,13 @@ import {
 import { Store, type Transaction } from '../store/store.port.js';
 import { CheckoutOptions } from './checkout.options.js';
 import { newId } from './ids.js';
-import { OrderEffects } from './order-effects.js';
+import {
+  type EffectContext,
+  type EffectTable,
+  isTicketEffect,
+  OrderEffects,
+  type OwnEffect,
+} from './order-effects.js';
 import {
   ORDER_JOBS,
   type OrderJob,
@@ -682,71 +688,67 @@ export class OrderService {
     now: number,
     facts: CatalogFacts,
   ): Promise<void> {
-    const orderId = order.id;
+    const context: EffectContext = {
+      tx,
+      order,
+      lines: () => tx.get(OrderRepository).lines(order.id),
+      products: () => {
+        if (!facts.products) throw new CatalogNeeded('products');
+        return facts.products;
+      },
+      now,
+    };
     for (const effect of effects) {
-      switch (effect) {
-        case 'reservation.hold':
-          // A paid order's places are sold; an async payment's are only kept.
-          await this.holds.keep(tx, orderId, HELD_UNTIL, { sold: order.paidAt !== null });
-          break;
-        case 'reservation.release':
-          // A checkout that lapsed unpaid or was canceled gives a hold it claimed back to its
-          // owner until that runs out; a refund does not.
-          await this.holds.release(tx, orderId, now, {
-            giveBackClaims: order.status === 'expired' || order.status === 'canceled',
-          });
-          break;
-        case 'reservation.settle':
-          // docs/ledger.md "A sale counts once": the shop's stock carries the order from the
-          // hand-off's answer on; the hold counts only beside stock read before it.
-          await this.holds.settle(tx, orderId, now);
-          break;
-        case 'handoff.enqueue':
-          await tx.get(JobRepository).enqueue(orderJob(ORDER_JOBS.handoff, orderId), now);
-          break;
-        case 'refund.request':
-          await tx.get(JobRepository).enqueue(orderJob(ORDER_JOBS.refund, orderId), now);
-          break;
-        case 'handoff.reportFailure':
-          // Again after a retry the shop refused once more.
-          await tx
-            .get(JobRepository)
-            .enqueueAgain(orderJob(ORDER_JOBS.handoffRefusedMail, orderId), now);
-          break;
-        case 'handoff.retry':
-          await tx.get(JobRepository).enqueueAgain(orderJob(ORDER_JOBS.handoff, orderId), now);
-          break;
-        case 'shop.refund':
-          // Again when a report names a refund already handled (the job brings the shop up
-          // to what the provider refunded so far, and refunds nothing twice).
-          await tx
-            .get(JobRepository)
-            .enqueueAgain(shopRefundJob(orderId, order.context.refundReference ?? 'refund'), now);
-          break;
-        case 'shop.restock':
-          // Known from the hand-off; an order the shop never confirmed keeps nothing out.
-          if (order.context.catalogOrderId) {
-            await tx
-              .get(JobRepository)
-              .enqueue(shopRestockJob(orderId, order.context.catalogOrderId), now);
-          }
-          break;
-        default:
-          // Another module's work (tickets.issue, tickets.revoke, tickets.restore), in this
-          // transaction through the handler it registered.
-          await this.effects.run(effect, {
-            tx,
-            order,
-            lines: () => tx.get(OrderRepository).lines(orderId),
-            products: () => {
-              if (!facts.products) throw new CatalogNeeded('products');
-              return facts.products;
-            },
-            now,
-          });
+      if (isTicketEffect(effect)) {
+        // Another module's work, in this transaction through the table it provided.
+        await this.effects.runTicketEffect(effect, context);
+      } else {
+        await this.ownEffects[effect](context);
       }
     }
   }
+
+  /**
+   * The orders module's own effects, one handler each: an effect the machine gains fails
+   * `tsc` here until it has one (the tickets' are `OrderEffects.provideTickets`).
+   */
+  private readonly ownEffects: EffectTable<OwnEffect> = {
+    // A paid order's places are sold; an async payment's are only kept.
+    'reservation.hold': ({ tx, order }) =>
+      this.holds.keep(tx, order.id, HELD_UNTIL, { sold: order.paidAt !== null }),
+    // A checkout that lapsed unpaid or was canceled gives a hold it claimed back to its
+    // owner until that runs out; a refund does not.
+    'reservation.release': ({ tx, order, now }) =>
+      this.holds.release(tx, order.id, now, {
+        giveBackClaims: order.status === 'expired' || order.status === 'canceled',
+      }),
+    // docs/ledger.md "A sale counts once": the shop's stock carries the order from the
+    // hand-off's answer on; the hold counts only beside stock read before it.
+    'reservation.settle': ({ tx, order, now }) => this.holds.settle(tx, order.id, now),
+    'handoff.enqueue': ({ tx, order, now }) =>
+      tx.get(JobRepository).enqueue(orderJob(ORDER_JOBS.handoff, order.id), now),
+    'refund.request': ({ tx, order, now }) =>
+      tx.get(JobRepository).enqueue(orderJob(ORDER_JOBS.refund, order.id), now),
+    // Again after a retry the shop refused once more.
+    'handoff.reportFailure': ({ tx, order, now }) =>
+      tx.get(JobRepository).enqueueAgain(orderJob(ORDER_JOBS.handoffRefusedMail, order.id), now),
+    'handoff.retry': ({ tx, order, now }) =>
+      tx.get(JobRepository).enqueueAgain(orderJob(ORDER_JOBS.handoff, order.id), now),
+    // Again when a report names a refund already handled (the job brings the shop up to
+    // what the provider refunded so far, and refunds nothing twice).
+    'shop.refund': ({ tx, order, now }) =>
+      tx
+        .get(JobRepository)
+        .enqueueAgain(shopRefundJob(order.id, order.context.refundReference ?? 'refund'), now),
+    // Known from the hand-off; an order the shop never confirmed keeps nothing out.
+    'shop.restock': async ({ tx, order, now }) => {
+      if (order.context.catalogOrderId) {
+        await tx
+          .get(JobRepository)
+          .enqueue(shopRestockJob(order.id, order.context.catalogOrderId), now);
+      }
+    },
+  };
 }
 
 function orderLine(line: DraftLine): OrderLine {

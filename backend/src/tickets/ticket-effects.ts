@@ -26,62 +26,68 @@ export class TicketEffects implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.effects.handle('tickets.issue', (context) => this.issue(context));
-    this.effects.handle('tickets.revoke', async ({ tx, order, now }) => {
-      const valid = (await tx.get(TicketRepository).forOrder(order.id)).filter(
-        (t) => t.status === 'valid',
-      );
-      if (order.status === 'canceledInShop') {
-        await tellOrganizerOfCheckedIn(
-          tx,
-          { orderId: order.id, shopOrder: order.context.catalogOrderId ?? null, key: 'cancelled' },
-          valid.map((t) => t.id),
-          now,
+    this.effects.provideTickets({
+      'tickets.issue': (context) => this.issue(context),
+      'tickets.revoke': async ({ tx, order, now }) => {
+        const valid = (await tx.get(TicketRepository).forOrder(order.id)).filter(
+          (t) => t.status === 'valid',
         );
-      }
-      await tx.get(TicketRepository).revokeForOrder(order.id, now);
-      // rules "When a ticket stops admitting": the buyer and every holder are told.
-      const kind =
-        order.status === 'disputed'
-          ? 'disputed'
-          : order.status === 'refunded'
-            ? 'refunded'
-            : order.status === 'canceledInShop'
-              ? 'shopCancelled'
-              : null;
-      if (kind) {
+        if (order.status === 'canceledInShop') {
+          await tellOrganizerOfCheckedIn(
+            tx,
+            {
+              orderId: order.id,
+              shopOrder: order.context.catalogOrderId ?? null,
+              key: 'cancelled',
+            },
+            valid.map((t) => t.id),
+            now,
+          );
+        }
+        await tx.get(TicketRepository).revokeForOrder(order.id, now);
+        // rules "When a ticket stops admitting": the buyer and every holder are told.
+        const kind =
+          order.status === 'disputed'
+            ? 'disputed'
+            : order.status === 'refunded'
+              ? 'refunded'
+              : order.status === 'canceledInShop'
+                ? 'shopCancelled'
+                : null;
+        if (kind) {
+          await queueTicketNotices(
+            tx,
+            {
+              orderId: order.id,
+              kind,
+              key: kind === 'refunded' ? (order.context.refundReference ?? '') : String(now),
+              refunded:
+                kind === 'refunded' ? (order.context.refundedAmount ?? order.context.total) : null,
+            },
+            valid,
+            now,
+          );
+        }
+      },
+      'tickets.restore': async ({ tx, order, now }) => {
+        const revoked = new Set(
+          (await tx.get(TicketRepository).forOrder(order.id))
+            .filter((t) => t.status === 'revoked')
+            .map((t) => t.id),
+        );
+        await tx.get(TicketRepository).restoreForOrder(order.id);
+        const restored = (await tx.get(TicketRepository).forOrder(order.id)).filter(
+          (t) => t.status === 'valid' && revoked.has(t.id),
+        );
         await queueTicketNotices(
           tx,
-          {
-            orderId: order.id,
-            kind,
-            key: kind === 'refunded' ? (order.context.refundReference ?? '') : String(now),
-            refunded:
-              kind === 'refunded' ? (order.context.refundedAmount ?? order.context.total) : null,
-          },
-          valid,
+          { orderId: order.id, kind: 'restored', key: String(now), refunded: null },
+          restored,
           now,
         );
-      }
+      },
+      'tickets.revokeRefunded': (context) => this.revokeRefunded(context),
     });
-    this.effects.handle('tickets.restore', async ({ tx, order, now }) => {
-      const revoked = new Set(
-        (await tx.get(TicketRepository).forOrder(order.id))
-          .filter((t) => t.status === 'revoked')
-          .map((t) => t.id),
-      );
-      await tx.get(TicketRepository).restoreForOrder(order.id);
-      const restored = (await tx.get(TicketRepository).forOrder(order.id)).filter(
-        (t) => t.status === 'valid' && revoked.has(t.id),
-      );
-      await queueTicketNotices(
-        tx,
-        { orderId: order.id, kind: 'restored', key: String(now), refunded: null },
-        restored,
-        now,
-      );
-    });
-    this.effects.handle('tickets.revokeRefunded', (context) => this.revokeRefunded(context));
     this.effects.listTicketsWith((orderId) => this.tickets.links(orderId));
   }
 
