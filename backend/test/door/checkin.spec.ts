@@ -32,6 +32,7 @@ import {
   inject,
   type InjectResponse,
   line,
+  organizerSignIn,
   postCheckout,
   PUBLIC_URL,
   resetStore,
@@ -163,16 +164,8 @@ describe.each(DATABASES)('door check-in (%s)', (kind) => {
     return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).t;
   }
 
-  async function organizerCookie(app: NestFastifyApplication): Promise<string> {
-    const signed = await inject(app, {
-      method: 'POST',
-      url: '/api/organizer/session',
-      headers: { 'x-forwarded-for': freshIp(), origin: PUBLIC_URL },
-      payload: { code: ORGANIZER },
-    });
-    expect(signed.statusCode).toBe(204);
-    return signed.headers['set-cookie']!.split(';')[0]!;
-  }
+  const organizerCookie = (app: NestFastifyApplication) =>
+    organizerSignIn(app, { code: ORGANIZER });
 
   let scanCounter = 0;
   function scan(token: string, scannedAt: string | number, device = 'Tür 1'): Scan {

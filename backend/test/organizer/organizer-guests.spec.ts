@@ -26,6 +26,7 @@ import {
   fastOptions,
   freshIp,
   inject,
+  organizerSignIn,
   line,
   postCheckout,
   PUBLIC_URL,
@@ -84,14 +85,10 @@ describe.each(API_DATABASES)("the organizer's guest list (%s)", (kind) => {
       await store().deleteFrom(table).execute();
     }
     await resetStore(app);
-    const signed = await inject(app, {
-      method: 'POST',
-      url: '/api/organizer/session',
-      headers: { 'x-forwarded-for': freshIp(), origin: PUBLIC_URL },
-      payload: { username: 'hanna.hafen', applicationPassword: WP_APP_PASSWORDS.shopManager },
+    cookie = await organizerSignIn(app, {
+      username: 'hanna.hafen',
+      applicationPassword: WP_APP_PASSWORDS.shopManager,
     });
-    expect(signed.statusCode).toBe(204);
-    cookie = signed.headers['set-cookie']!.split(';')[0]!;
   });
   afterEach(async () => {
     await settleOutbox(app).catch(() => undefined);

@@ -17,6 +17,7 @@ import {
   DATABASES,
   freshIp,
   inject,
+  organizerSignIn,
   PUBLIC_URL,
   postCheckout,
   settleOutbox,
@@ -120,16 +121,11 @@ describe.each(DATABASES)('docs/ledger.md: the site and the shop agree (%s)', (ki
     store().selectFrom('mails').selectAll().where('to_address', '=', address).execute();
 
   /** Signed in to /veranstalter as the shop's manager; returns the session cookie. */
-  async function organizerCookie(): Promise<string> {
-    const signed = await inject(app, {
-      method: 'POST',
-      url: '/api/organizer/session',
-      headers: { 'x-forwarded-for': freshIp(), origin: PUBLIC_URL },
-      payload: { username: 'hanna.hafen', applicationPassword: WP_APP_PASSWORDS.shopManager },
+  const organizerCookie = () =>
+    organizerSignIn(app, {
+      username: 'hanna.hafen',
+      applicationPassword: WP_APP_PASSWORDS.shopManager,
     });
-    expect(signed.statusCode).toBe(204);
-    return signed.headers['set-cookie']!.split(';')[0]!;
-  }
 
   async function notices(cookie: string): Promise<OrganizerNotices['notices']> {
     const res = await inject(app, {

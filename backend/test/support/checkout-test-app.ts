@@ -377,6 +377,25 @@ export function checkoutBody(
   };
 }
 
+/**
+ * Signed in to /veranstalter, from the site's own origin and a fresh address: with a
+ * WordPress account (`username` and `applicationPassword`) or the organizer code (`code`).
+ * Returns the session cookie as a request sends it.
+ */
+export async function organizerSignIn(
+  app: NestFastifyApplication,
+  credentials: { username: string; applicationPassword: string } | { code: string },
+): Promise<string> {
+  const signed = await inject(app, {
+    method: 'POST',
+    url: '/api/organizer/session',
+    headers: { 'x-forwarded-for': freshIp(), origin: PUBLIC_URL },
+    payload: credentials,
+  });
+  expect(signed.statusCode).toBe(204);
+  return signed.headers['set-cookie']!.split(';')[0]!;
+}
+
 export async function postCheckout(app: NestFastifyApplication, body: unknown, ip = freshIp()) {
   return inject(app, {
     method: 'POST',
