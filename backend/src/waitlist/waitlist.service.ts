@@ -235,7 +235,11 @@ export class WaitlistService {
    * holds), so a tier held by others shows as sold out, with its waiting list.
    */
   async availability(productId: number): Promise<LiveAvailability> {
-    const products = await this.catalog.products();
+    // docs/ledger.md "A sale counts once": after a sale the cached copy is invalidated, and a
+    // copy a refresh brought in meanwhile may carry the sale in its stock while its hold
+    // still counts. Read as the checkout does (fresh after an invalidation), so the last
+    // place shows as free the moment it is; the stale copy only while the shop cannot answer.
+    const products = await this.catalog.currentProducts().catch(() => this.catalog.products());
     const own = findStockUnit(products, productId, null);
     if (!own) throw apiError(404, NOT_OFFERED_MESSAGE);
     const variants = (own.product.variants ?? []).filter((v) => v.purchasable);
