@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { berlinParts, berlinWallTimeToInstant } from '@awhh/machines';
+import { JobHandlers } from '../jobs/job-handlers.js';
 import { DoorCode } from './door-code.js';
 import { DoorSessionRepository, type StoredDoorSession } from './door-session.repository.js';
 
@@ -12,6 +13,9 @@ export const DEFAULT_DOOR_DEVICE = 'Einlass';
 const DEVICE_NAME_LENGTH = 40;
 /** How often a device's "last seen" is written: not per request of a busy door. */
 const SEEN_EVERY_MS = 60_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** docs/privacy.md: sessions that ran out (and their device names) go within a day. */
+export const DOOR_SESSION_PURGE_JOB = 'door-session-purge';
 
 export interface IssuedDoorSession {
   token: string;
@@ -52,11 +56,22 @@ const sha256 = (text: string | Buffer) => createHash('sha256').update(text).dige
  * /api/checkin and nothing else.
  */
 @Injectable()
-export class DoorSessions {
+export class DoorSessions implements OnModuleInit {
   constructor(
     @Inject(DoorCode) private readonly code: DoorCode,
     @Inject(DoorSessionRepository) private readonly sessions: DoorSessionRepository,
+    @Inject(JobHandlers) private readonly handlers: JobHandlers,
   ) {}
+
+  onModuleInit(): void {
+    this.handlers.recurring(DOOR_SESSION_PURGE_JOB, {
+      run: async (now) => {
+        await this.sessions.purge(await this.binding(), now);
+      },
+      firstRunAt: (now) => now + DAY_MS,
+      nextRunAt: (now) => now + DAY_MS,
+    });
+  }
 
   async issue(device: unknown, now = Date.now()): Promise<IssuedDoorSession> {
     const id = randomBytes(12).toString('base64url');

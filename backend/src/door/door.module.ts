@@ -2,6 +2,7 @@ import { Inject, Module, type MiddlewareConsumer, type NestModule } from '@nestj
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../common/api-prefix.js';
+import { JobsModule } from '../jobs/jobs.module.js';
 import { MailModule } from '../mail/mail.module.js';
 import { TestMailbox } from '../mail/test-mailbox.js';
 import { storeAdapter, storeRepository, StoreModule } from '../store/store.module.js';
@@ -30,7 +31,7 @@ export const SCAN_SYNC_BODY_LIMIT_BYTES = 512 * 1024;
  * /mail-test by telling the mail module's `TestMailbox`.
  */
 @Module({
-  imports: [StoreModule, TicketsModule, MailModule],
+  imports: [StoreModule, TicketsModule, MailModule, JobsModule],
   controllers: [CheckinController],
   providers: [
     storeAdapter(CheckinRepository, (store) => new KyselyCheckinRepository(store)),
