@@ -13,6 +13,7 @@ import {
   unlock,
   verdict,
 } from '../support/door.js';
+import { openGuestList } from '../support/journeys.js';
 import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
 import type { RunningSite } from '../support/site.js';
 import { SmtpSink } from '../support/smtp-sink.js';
@@ -112,14 +113,7 @@ describe('cancelled by the organizer, refused at the door', () => {
     // The organizer opens the event's guest list and asks to cancel one ticket.
     const organizer = await openPage(browser, { viewport: MOBILE });
     const { page } = organizer;
-    await page.goto(`${site.url}/veranstalter`);
-    await page.getByLabel('Veranstaltercode').fill(ORGANIZER_CODE);
-    await page.getByRole('button', { name: 'Anmelden' }).click();
-    await page
-      .getByRole('article', { name: EVENT })
-      .getByRole('link', { name: `Gästeliste von ${EVENT}` })
-      .click();
-    await page.getByRole('heading', { level: 2, name: /^Gästeliste/ }).waitFor();
+    await openGuestList(page, site.url, ORGANIZER_CODE, EVENT);
     const guest = page.locator(`li[data-ticket-id="${cancelId}"]`);
     await guest.waitFor();
     expect(await guest.getAttribute('data-status')).toBe('valid');

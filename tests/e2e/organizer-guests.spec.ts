@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
 import { openPage } from '../support/browser.js';
 import { buyTickets, moveEventToTonight } from '../support/door.js';
+import { openGuestList } from '../support/journeys.js';
 import { startSiteAndBrowser, stopSiteAndBrowser } from '../support/lifecycle.js';
 import type { RunningSite } from '../support/site.js';
 
@@ -43,14 +44,7 @@ describe('the guest list on /veranstalter', () => {
 
     const organizer = await openPage(browser, { viewport: MOBILE });
     const { page } = organizer;
-    await page.goto(`${site.url}/veranstalter`);
-    await page.getByLabel('Veranstaltercode').fill(ORGANIZER_CODE);
-    await page.getByRole('button', { name: 'Anmelden' }).click();
-    await page
-      .getByRole('article', { name: EVENT })
-      .getByRole('link', { name: `Gästeliste von ${EVENT}` })
-      .click();
-    await page.getByRole('heading', { level: 2, name: /^Gästeliste/ }).waitFor();
+    await openGuestList(page, site.url, ORGANIZER_CODE, EVENT);
     expect(new URL(page.url()).searchParams.get('gaeste')).toBe(String(eventId));
 
     // Umlauts and case do not count: "KUNDIN" finds Karla Kundin.

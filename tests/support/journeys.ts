@@ -48,3 +48,23 @@ export async function addTierToCart(page: Page, tier: string, quantity: number):
   const what = quantity === 1 ? `1 Ticket „${tier}“ wurde` : `${quantity} Tickets „${tier}“ wurden`;
   await page.getByText(`${what} in den Warenkorb gelegt.`).waitFor();
 }
+
+/**
+ * On /veranstalter, signed in with the organizer code: opens the guest list of `event`
+ * from its card and waits for it.
+ */
+export async function openGuestList(
+  page: Page,
+  siteUrl: string,
+  organizerCode: string,
+  event: string,
+): Promise<void> {
+  await page.goto(`${siteUrl}/veranstalter`);
+  await page.getByLabel('Veranstaltercode').fill(organizerCode);
+  await page.getByRole('button', { name: 'Anmelden' }).click();
+  await page
+    .getByRole('article', { name: event })
+    .getByRole('link', { name: `Gästeliste von ${event}` })
+    .click();
+  await page.getByRole('heading', { level: 2, name: /^Gästeliste/ }).waitFor();
+}
